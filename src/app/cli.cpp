@@ -1,0 +1,88 @@
+#include "app/cli.h"
+
+#include <CLI/CLI.hpp>
+#include <c10/util/Exception.h>
+
+#include "app/list_command.h"
+#include "runner/suite.h"
+#include "tracebench/error.h"
+
+namespace tracebench {
+
+namespace {
+
+constexpr const char* kDescription =
+    "tracebench: benchmark deep-learning models across execution backends.\n"
+    "  tracebench --performance --only=path:model_collection.py,class:LinearModel --backend=eager\n"
+    "  tracebench --performance --backend=eager,ts,ofi -k resnet18\n"
+    "  tracebench list";
+
+void add_run_options(CLI::App& app, RunOptions& options, bool& performance, bool& training) {
+  app.option_defaults()->always_capture_default();
+  app.add_flag("--performance", performance, "Measure speedup over eager (the only mode so far)");
+  app.add_flag("--training", training, "Benchmark a training iteration instead of inference");
+  app.add_flag("--inference", "Benchmark inference (the default)");
+  app.add_option("--only", options.only,
+                 "Model to run: a built-in NAME, or path:FILE,class:NAME for a class in a "
+                 ".cpp/.pt/.py file (relative paths are from the current directory); repeatable");
+  app.add_option("--backend", options.backends, "Backends to compare with eager, comma-separated")
+      ->delimiter(',');
+  app.add_option("-k,--filter", options.filters,
+                 "Keep built-in models whose name matches this regex (case-insensitive); "
+                 "repeatable");
+  app.add_option("-x,--exclude", options.excludes,
+                 "Drop built-in models whose name matches this regex; repeatable");
+  app.add_option("--batch-size", options.batch_size,
+                 "Batch size for built-in models (default: each model's own, see `list`)");
+  app.add_option("--input-shapes", options.input_shapes,
+                 "Float input shapes instead of get_example_inputs, e.g. 1x3x224x224,1x10");
+  app.add_option("-n,--repeat", options.repeat, "Timed samples per backend");
+  app.add_option("--warmup", options.warmup, "Untimed calls per backend before sampling");
+  app.add_option("--iterations-per-run", options.iterations_per_run,
+                 "Model calls inside one timed sample");
+  app.add_flag("--randomize-input", options.randomize_input,
+               "New random float inputs (same shapes) for every sample; integer inputs kept");
+  app.add_option("--threads", options.threads, "Intra-op threads (default: LibTorch's choice)");
+  app.add_option("--devices", options.device, "Device to run on (this build: cpu)");
+  app.add_option("--output", options.output, "Write the rows to this CSV file");
+  app.add_option("--seed", options.seed, "Seed for parameters, inputs and the sample order");
+}
+
+}  // namespace
+
+int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  CLI::App app(kDescription, "tracebench");
+  RunOptions options;
+  bool performance = false, training = false;
+  add_run_options(app, options, performance, training);
+  auto* list = app.add_subcommand("list", "List the built-in models and the backends");
+  app.require_subcommand(0, 1);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    out << app.help();
+    return 0;
+  } catch (const CLI::ParseError& error) {
+    err << "tracebench: error: " << error.what() << "; see tracebench --help" << std::endl;
+    return 2;
+  }
+
+  try {
+    if (list->parsed()) {
+      print_model_and_backend_list(out);
+      return 0;
+    }
+    if (!performance) {
+      throw UsageError("choose a mode: --performance (or run `tracebench list`)");
+    }
+    options.mode = training ? Mode::kTraining : Mode::kInference;
+    run_performance_suite(options, out);
+    return 0;
+  } catch (const UsageError& error) {
+    err << "tracebench: error: " << error.what() << std::endl;
+    return 2;
+  }
+}
+
+}  // namespace tracebench

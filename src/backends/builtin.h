@@ -1,0 +1,14 @@
+#pragma once
+// Factories of the built-in backends, one per file in this folder.
+
+#include <memory>
+
+#include "tracebench/backend.h"
+
+namespace tracebench {
+
+std::unique_ptr<Backend> make_eager_backend();                  // eager.cpp
+std::unique_ptr<Backend> make_torchscript_backend();            // torchscript.cpp
+std::unique_ptr<Backend> make_optimize_for_inference_backend(); // optimize_for_inference.cpp
+
+}  // namespace tracebench

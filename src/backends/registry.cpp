@@ -1,0 +1,50 @@
+#include "backends/registry.h"
+
+#include <utility>
+
+#include "backends/builtin.h"
+#include "tracebench/error.h"
+
+namespace tracebench {
+
+namespace {
+
+using Factory = std::unique_ptr<Backend> (*)();
+
+std::vector<std::pair<std::string, Factory>>& factories() {
+  static std::vector<std::pair<std::string, Factory>> all = {
+      {"eager", make_eager_backend},
+      {"ts", make_torchscript_backend},
+      {"ofi", make_optimize_for_inference_backend},
+  };
+  return all;
+}
+
+}  // namespace
+
+std::vector<std::string> backend_names() {
+  std::vector<std::string> names;
+  for (const auto& [name, factory] : factories()) names.push_back(name);
+  return names;
+}
+
+std::unique_ptr<Backend> make_backend(const std::string& name) {
+  for (const auto& [known, factory] : factories()) {
+    if (known == name) return factory();
+  }
+  std::string known;
+  for (const auto& n : backend_names()) known += (known.empty() ? "" : ", ") + n;
+  throw UsageError("unknown backend '" + name + "'; choose from " + known);
+}
+
+void register_backend(const std::string& name, Factory factory) {
+  for (auto& entry : factories()) {
+    if (entry.first == name) {
+      entry.second = factory;
+      return;
+    }
+  }
+  factories().emplace_back(name, factory);
+}
+
+}  // namespace tracebench

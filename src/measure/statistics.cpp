@@ -1,0 +1,72 @@
+#include "measure/statistics.h"
+
+#include <boost/math/distributions/students_t.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+namespace tracebench {
+
+namespace {
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+}
+
+double median(std::vector<double> values) {
+  if (values.empty()) return kNaN;
+  const size_t mid = values.size() / 2;
+  std::nth_element(values.begin(), values.begin() + mid, values.end());
+  if (values.size() % 2 == 1) return values[mid];
+  const double upper = values[mid];
+  const double lower = *std::max_element(values.begin(), values.begin() + mid);
+  return (lower + upper) / 2;
+}
+
+double mean(const std::vector<double>& values) {
+  if (values.empty()) return kNaN;
+  return std::accumulate(values.begin(), values.end(), 0.0) / values.size();
+}
+
+double sample_variance(const std::vector<double>& values) {
+  if (values.size() < 2) return kNaN;
+  const double m = mean(values);
+  double sum = 0;
+  for (double v : values) sum += (v - m) * (v - m);
+  return sum / (values.size() - 1);
+}
+
+double geometric_mean(const std::vector<double>& values) {
+  double log_sum = 0;
+  size_t count = 0;
+  for (double v : values) {
+    if (v > 0 && std::isfinite(v)) {
+      log_sum += std::log(v);
+      ++count;
+    }
+  }
+  return count == 0 ? kNaN : std::exp(log_sum / count);
+}
+
+WelchResult welch_t_test(const std::vector<double>& a, const std::vector<double>& b) {
+  WelchResult result;
+  if (a.size() < 2 || b.size() < 2) {
+    result.p_value = kNaN;
+    return result;
+  }
+  const double na = a.size(), nb = b.size();
+  const double va = sample_variance(a) / na, vb = sample_variance(b) / nb;
+  const double difference = mean(a) - mean(b);
+  if (va + vb == 0) {
+    result.p_value = difference == 0 ? 1.0 : 0.0;
+    result.t = difference == 0 ? 0.0 : std::copysign(INFINITY, difference);
+    return result;
+  }
+  result.t = difference / std::sqrt(va + vb);
+  result.degrees_of_freedom = (va + vb) * (va + vb) / (va * va / (na - 1) + vb * vb / (nb - 1));
+  boost::math::students_t distribution(result.degrees_of_freedom);
+  result.p_value = 2 * boost::math::cdf(boost::math::complement(distribution, std::fabs(result.t)));
+  return result;
+}
+
+}  // namespace tracebench

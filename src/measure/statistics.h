@@ -1,0 +1,33 @@
+#pragma once
+// Statistics over timing samples, as pure functions. Edge cases are stated per
+// function; none of them throws on empty input unless it says so.
+
+#include <vector>
+
+namespace tracebench {
+
+/// Middle value (mean of the two middle values for even sizes). NaN if empty.
+double median(std::vector<double> values);
+
+/// Arithmetic mean. NaN if empty.
+double mean(const std::vector<double>& values);
+
+/// Unbiased sample variance (divides by n - 1). NaN if fewer than 2 values.
+double sample_variance(const std::vector<double>& values);
+
+/// Geometric mean of positive values; non-positive values are skipped
+/// (failed rows carry speedup 0). NaN if nothing is left.
+double geometric_mean(const std::vector<double>& values);
+
+struct WelchResult {
+  double t = 0;                 // statistic for mean(a) - mean(b)
+  double degrees_of_freedom = 0;  // Welch-Satterthwaite
+  double p_value = 1;           // two-sided
+};
+
+/// Welch's unequal-variance t-test of "mean(a) == mean(b)". Needs at least 2
+/// values on each side, else p is NaN. When both variances are zero, p is 1 if
+/// the means are equal and 0 otherwise.
+WelchResult welch_t_test(const std::vector<double>& a, const std::vector<double>& b);
+
+}  // namespace tracebench

@@ -1,0 +1,107 @@
+#include "report/console.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "measure/statistics.h"
+
+namespace tracebench {
+
+namespace {
+
+std::string printf_string(const char* format, double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, format, value);
+  return buffer;
+}
+
+std::string pad_right(const std::string& text, size_t width) {
+  return text.size() >= width ? text : text + std::string(width - text.size(), ' ');
+}
+
+std::string pad_left(const std::string& text, size_t width) {
+  return text.size() >= width ? text : std::string(width - text.size(), ' ') + text;
+}
+
+using Table = std::vector<std::vector<std::string>>;
+
+// Renders like Python's `tabulate(tablefmt="grid")`, as in the seed's table:
+// first column left-aligned, the others right-aligned, `=` under the header.
+std::string render_grid(const Table& table) {
+  std::vector<size_t> widths(table.front().size(), 0);
+  for (const auto& row : table) {
+    for (size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], row[c].size());
+  }
+  auto rule = [&](char fill) {
+    std::string line = "+";
+    for (size_t width : widths) line += std::string(width + 2, fill) + "+";
+    return line + "\n";
+  };
+  std::string out = rule('-');
+  for (size_t r = 0; r < table.size(); ++r) {
+    std::string line = "|";
+    for (size_t c = 0; c < table[r].size(); ++c) {
+      const auto& cell = table[r][c];
+      line += " " + (c == 0 ? pad_right(cell, widths[c]) : pad_left(cell, widths[c])) + " |";
+    }
+    out += line + "\n" + rule(r == 0 ? '=' : '-');
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string format_speedup(const ResultRow& row) {
+  if (!row.passed()) return row.error.empty() ? row.status : row.status + ": " + row.error;
+  return printf_string("%.3fx", row.speedup) + " p=" + printf_string("%.2f", row.p_value);
+}
+
+std::string format_result_line(const ResultRow& row, bool with_backend) {
+  std::string line = pad_right(row.device, 4) + " " + pad_right(row.mode, 5) + " " +
+                     pad_right(row.model, 34) + " ";
+  if (with_backend) line += pad_right(row.backend, 12) + " ";
+  return line + format_speedup(row);
+}
+
+std::string format_grid_table(const std::vector<ResultRow>& rows,
+                              const std::vector<std::string>& backends) {
+  Table table;
+  table.push_back({"Model"});
+  for (const auto& backend : backends) table.front().push_back(backend);
+
+  std::vector<std::string> models;
+  std::map<std::pair<std::string, std::string>, const ResultRow*> cells;
+  for (const auto& row : rows) {
+    if (std::find(models.begin(), models.end(), row.model) == models.end()) {
+      models.push_back(row.model);
+    }
+    cells[{row.model, row.backend}] = &row;
+  }
+  std::map<std::string, std::vector<double>> speedups;
+  for (const auto& model : models) {
+    std::vector<std::string> line = {model};
+    for (const auto& backend : backends) {
+      auto it = cells.find({model, backend});
+      if (it == cells.end()) {
+        line.push_back("-");
+      } else if (it->second->passed()) {
+        line.push_back(printf_string("%.3f", it->second->speedup));
+        speedups[backend].push_back(it->second->speedup);
+      } else {
+        line.push_back(it->second->status);
+      }
+    }
+    table.push_back(line);
+  }
+  std::vector<std::string> geomean = {"geomean"};
+  for (const auto& backend : backends) {
+    const double value = geometric_mean(speedups[backend]);
+    geomean.push_back(std::isnan(value) ? "-" : printf_string("%.3f", value));
+  }
+  table.push_back(geomean);
+  return render_grid(table);
+}
+
+}  // namespace tracebench

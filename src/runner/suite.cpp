@@ -1,0 +1,121 @@
+#include "runner/suite.h"
+
+#include <torch/torch.h>
+
+#include <filesystem>
+#include <memory>
+#include <regex>
+
+#include "report/console.h"
+#include "report/csv.h"
+#include "runner/performance.h"
+#include "sources/load_model.h"
+#include "tracebench/error.h"
+#include "zoo/zoo.h"
+
+namespace tracebench {
+
+namespace {
+
+std::vector<std::regex> compile_patterns(const std::vector<std::string>& patterns,
+                                         const char* flag) {
+  std::vector<std::regex> compiled;
+  for (const auto& pattern : patterns) {
+    try {
+      compiled.emplace_back(pattern, std::regex::icase | std::regex::ECMAScript);
+    } catch (const std::regex_error& error) {
+      throw UsageError(std::string("bad regular expression '") + pattern + "' for " + flag + ": " +
+                       error.what());
+    }
+  }
+  return compiled;
+}
+
+bool matches_any(const std::string& name, const std::vector<std::regex>& patterns) {
+  for (const auto& pattern : patterns) {
+    if (std::regex_search(name, pattern)) return true;
+  }
+  return false;
+}
+
+std::vector<ResultRow> failed_rows(const ModelSpec& spec, const RunOptions& options,
+                                   const char* status, const std::string& error) {
+  std::vector<ResultRow> rows;
+  for (const auto& backend : options.backends) {
+    ResultRow row;
+    row.model = spec.name;
+    row.backend = backend;
+    row.status = status;
+    row.error = error.substr(0, error.find('\n'));
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+std::vector<ResultRow> run_one_model(const ModelSpec& spec, const RunOptions& options) {
+  LoadOptions load_options;
+  load_options.batch_size = options.batch_size;
+  if (!options.input_shapes.empty()) {
+    load_options.input_shapes = parse_input_shapes(options.input_shapes);
+  }
+  // Same parameters in every run and for every backend.
+  torch::manual_seed(options.seed);
+  LoadedModel loaded;
+  try {
+    loaded = load_model(spec, load_options);
+  } catch (const UsageError&) {
+    throw;
+  } catch (const c10::Error& error) {
+    return failed_rows(spec, options, status::kModelFailToLoad, error.what_without_backtrace());
+  } catch (const std::exception& error) {
+    return failed_rows(spec, options, status::kModelFailToLoad, error.what());
+  }
+  return measure_performance(loaded, options);
+}
+
+}  // namespace
+
+std::vector<ModelSpec> select_models(const RunOptions& options) {
+  std::vector<ModelSpec> specs;
+  if (!options.only.empty()) {
+    for (const auto& text : options.only) {
+      specs.push_back(parse_model_spec(text, std::filesystem::current_path()));
+    }
+    return specs;
+  }
+  const auto keep = compile_patterns(options.filters, "-k/--filter");
+  const auto drop = compile_patterns(options.excludes, "-x/--exclude");
+  for (const auto& entry : zoo_models()) {
+    if (!keep.empty() && !matches_any(entry.name, keep)) continue;
+    if (matches_any(entry.name, drop)) continue;
+    ModelSpec spec;
+    spec.name = entry.name;
+    specs.push_back(spec);
+  }
+  if (specs.empty()) {
+    throw UsageError("no built-in model matches the -k/-x filters; see `tracebench list`");
+  }
+  return specs;
+}
+
+std::vector<ResultRow> run_performance_suite(const RunOptions& options, std::ostream& out) {
+  validate(options);
+  const auto specs = select_models(options);
+  if (options.threads) torch::set_num_threads(static_cast<int>(*options.threads));
+  std::unique_ptr<CsvWriter> csv;
+  if (!options.output.empty()) csv = std::make_unique<CsvWriter>(options.output);
+
+  const bool several_backends = options.backends.size() > 1;
+  std::vector<ResultRow> all_rows;
+  for (const auto& spec : specs) {
+    for (auto& row : run_one_model(spec, options)) {
+      out << format_result_line(row, several_backends) << std::endl;
+      if (csv) csv->write(row);
+      all_rows.push_back(std::move(row));
+    }
+  }
+  if (several_backends) out << "\n" << format_grid_table(all_rows, options.backends);
+  return all_rows;
+}
+
+}  // namespace tracebench

@@ -1,0 +1,60 @@
+#include "sources/cache.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "tracebench/error.h"
+
+namespace tracebench {
+
+std::filesystem::path cache_directory() {
+  std::filesystem::path dir;
+  if (const char* explicit_dir = std::getenv("TRACEBENCH_CACHE_DIR"); explicit_dir && *explicit_dir) {
+    dir = explicit_dir;
+  } else if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) {
+    dir = std::filesystem::path(xdg) / "tracebench";
+  } else if (const char* home = std::getenv("HOME"); home && *home) {
+    dir = std::filesystem::path(home) / ".cache" / "tracebench";
+  } else {
+    dir = std::filesystem::temp_directory_path() / "tracebench-cache";
+  }
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (error) {
+    throw UsageError("cannot create cache directory " + dir.string() + ": " + error.message() +
+                     "; set TRACEBENCH_CACHE_DIR to a writable folder");
+  }
+  return dir;
+}
+
+std::string content_hash(const std::string& data) {
+  uint64_t hash = 14695981039346656037ull;
+  for (unsigned char byte : data) {
+    hash ^= byte;
+    hash *= 1099511628211ull;
+  }
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
+  return hex;
+}
+
+std::string read_file(const std::filesystem::path& path) {
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(path, error)) {
+    throw UsageError("model file " + path.string() + " does not exist; check the path in --only");
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UsageError("cannot read " + path.string() + "; check its permissions");
+  std::ostringstream contents;
+  contents << in.rdbuf();
+  return contents.str();
+}
+
+void replace_file(const std::filesystem::path& from, const std::filesystem::path& to) {
+  std::filesystem::rename(from, to);
+}
+
+}  // namespace tracebench

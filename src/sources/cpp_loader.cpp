@@ -1,0 +1,102 @@
+#include "sources/cpp_loader.h"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <regex>
+#include <sstream>
+
+#include "build_config.h"
+#include "sources/cache.h"
+#include "sources/subprocess.h"
+#include "tracebench/error.h"
+
+namespace tracebench {
+
+namespace {
+
+std::vector<std::string> split_words(const std::string& text) {
+  std::istringstream in(text);
+  std::vector<std::string> words;
+  std::string word;
+  while (in >> word) words.push_back(word);
+  return words;
+}
+
+std::vector<std::string> compile_command(const std::filesystem::path& source,
+                                         const std::filesystem::path& output) {
+  std::vector<std::string> argv = {build_config::kCxxCompiler, "-std=c++17", "-fPIC", "-shared",
+                                   "-fvisibility=hidden", "-w"};
+  for (const auto& flag : split_words(build_config::kModelOptFlags)) argv.push_back(flag);
+  for (const auto& flag : split_words(build_config::kModelCxxFlags)) argv.push_back(flag);
+  argv.push_back(std::string("-I") + build_config::kPublicIncludeDir);
+  for (const auto& dir : split_words(build_config::kTorchIncludeDirs)) {
+    argv.push_back("-isystem");
+    argv.push_back(dir);
+  }
+  argv.insert(argv.end(), {"-o", output.string(), source.string()});
+  return argv;
+}
+
+std::string command_fingerprint(const std::filesystem::path& source) {
+  std::string fingerprint;
+  for (const auto& word : compile_command(source, "out.so")) fingerprint += word + " ";
+  // The public header defines the ABI the library is built against.
+  fingerprint += read_file(std::filesystem::path(build_config::kPublicIncludeDir) / "tracebench" /
+                           "model.h");
+  return fingerprint;
+}
+
+std::string registered_classes(const std::string& source_text) {
+  static const std::regex kRegistration(R"(TRACEBENCH_REGISTER_MODEL\(\s*(\w+)\s*\))");
+  std::string names;
+  for (std::sregex_iterator it(source_text.begin(), source_text.end(), kRegistration), end;
+       it != end; ++it) {
+    names += (names.empty() ? "" : ", ") + (*it)[1].str();
+  }
+  return names.empty() ? "none" : names;
+}
+
+}  // namespace
+
+std::filesystem::path compile_model_source(const std::filesystem::path& source) {
+  const std::string text = read_file(source);
+  const std::string key = content_hash(text + '\0' + command_fingerprint(source));
+  const auto dir = cache_directory() / "cpp";
+  std::filesystem::create_directories(dir);
+  const auto library = dir / (source.stem().string() + "-" + key + ".so");
+  if (std::filesystem::exists(library)) return library;
+
+  const auto partial = dir / (library.filename().string() + "." + std::to_string(getpid()) + ".tmp");
+  const CommandResult result = run_command(compile_command(source, partial));
+  if (result.exit_code != 0) {
+    std::filesystem::remove(partial);
+    throw UsageError(source.string() + " does not compile; fix these errors:\n" +
+                     first_lines_containing(result.output, "error", 8));
+  }
+  replace_file(partial, library);
+  return library;
+}
+
+std::unique_ptr<Model> load_cpp_model(const std::filesystem::path& source,
+                                      const std::string& class_name) {
+  const auto library = compile_model_source(source);
+  // RTLD_LOCAL: two model files may define classes of the same name.
+  void* handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) {
+    throw UsageError("cannot load the library built from " + source.string() + ": " + dlerror() +
+                     "; delete " + library.string() + " and retry");
+  }
+  using Factory = Model* (*)();
+  auto factory = reinterpret_cast<Factory>(
+      dlsym(handle, (std::string(kModelFactoryPrefix) + class_name).c_str()));
+  if (!factory) {
+    throw UsageError("class " + class_name + " is not registered in " + source.string() +
+                     " (registered: " + registered_classes(read_file(source)) +
+                     "); add TRACEBENCH_REGISTER_MODEL(" + class_name + ") after the class");
+  }
+  // The library stays loaded for the life of the process: the model's code lives there.
+  return std::unique_ptr<Model>(factory());
+}
+
+}  // namespace tracebench

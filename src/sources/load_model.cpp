@@ -1,0 +1,108 @@
+#include "sources/load_model.h"
+
+#include <sstream>
+
+#include "sources/cpp_loader.h"
+#include "sources/python_loader.h"
+#include "sources/script_loader.h"
+#include "tracebench/error.h"
+#include "zoo/inputs.h"
+#include "zoo/zoo.h"
+
+namespace tracebench {
+
+namespace {
+
+std::string known_model_names() {
+  std::string names;
+  for (const auto& entry : zoo_models()) names += (names.empty() ? "" : ", ") + entry.name;
+  return names;
+}
+
+std::unique_ptr<Model> load_from_file(const ModelSpec& spec, const LoadOptions& options) {
+  switch (spec.file_kind) {
+    case ModelFileKind::kCppSource:
+      return load_cpp_model(spec.path, spec.name);
+    case ModelFileKind::kTorchScript:
+      return load_torchscript_model(spec.path, spec.name);
+    case ModelFileKind::kPython:
+      return load_python_model(spec.path, spec.name, options.input_shapes);
+  }
+  throw UsageError("unsupported model file " + spec.path.string());
+}
+
+int64_t leading_dimension(const std::vector<c10::IValue>& inputs) {
+  for (const auto& input : inputs) {
+    if (input.isTensor() && input.toTensor().dim() > 0) return input.toTensor().size(0);
+  }
+  return 1;
+}
+
+}  // namespace
+
+std::vector<std::vector<int64_t>> parse_input_shapes(const std::string& text) {
+  std::vector<std::vector<int64_t>> shapes;
+  std::istringstream shape_list(text);
+  std::string shape_text;
+  while (std::getline(shape_list, shape_text, ',')) {
+    std::vector<int64_t> shape;
+    std::istringstream dims(shape_text);
+    std::string dim;
+    while (std::getline(dims, dim, 'x')) {
+      size_t used = 0;
+      long long value = 0;
+      try {
+        value = std::stoll(dim, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used == 0 || used != dim.size() || value <= 0) {
+        throw UsageError("bad input shape '" + shape_text +
+                         "'; write positive sizes joined by x, e.g. --input-shapes 1x3x224x224");
+      }
+      shape.push_back(value);
+    }
+    if (shape.empty()) throw UsageError("empty input shape in '" + text + "'; e.g. 1x3x224x224");
+    shapes.push_back(shape);
+  }
+  return shapes;
+}
+
+std::vector<c10::IValue> inputs_from_shapes(const std::vector<std::vector<int64_t>>& shapes) {
+  std::vector<c10::IValue> inputs;
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    inputs.emplace_back(seeded_randn(shapes[i], kExampleInputSeed + i));
+  }
+  return inputs;
+}
+
+LoadedModel load_model(const ModelSpec& spec, const LoadOptions& options) {
+  LoadedModel loaded;
+  loaded.name = spec.name;
+  if (spec.from_path) {
+    loaded.model = load_from_file(spec, options);
+  } else {
+    const ZooEntry* entry = find_zoo_model(spec.name);
+    if (!entry) {
+      throw UsageError("unknown model '" + spec.name + "'; built-in models are " +
+                       known_model_names() + " (or use --only=path:FILE,class:NAME)");
+    }
+    loaded.model = entry->make(options.batch_size.value_or(entry->default_batch_size));
+  }
+  loaded.inputs = options.input_shapes.empty() ? loaded.model->example_inputs()
+                                               : inputs_from_shapes(options.input_shapes);
+  if (loaded.inputs.empty()) {
+    throw UsageError(spec.name + " has no example inputs; return at least one tensor from "
+                                 "get_example_inputs or pass --input-shapes");
+  }
+  for (const auto& input : loaded.inputs) {
+    if (!input.isTensor()) {
+      throw UsageError(spec.name + ".get_example_inputs returned a " + input.tagKind() +
+                       "; return tensors only");
+    }
+  }
+  loaded.batch_size = leading_dimension(loaded.inputs);
+  return loaded;
+}
+
+}  // namespace tracebench

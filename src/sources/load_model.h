@@ -1,0 +1,39 @@
+#pragma once
+// Turns a ModelSpec into a model and the inputs it will be benchmarked with.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sources/model_spec.h"
+#include "tracebench/model.h"
+
+namespace tracebench {
+
+struct LoadOptions {
+  /// Overrides a built-in model's default batch size.
+  std::optional<int64_t> batch_size;
+  /// Float input shapes used instead of get_example_inputs (e.g. {{1,3,224,224}}).
+  std::vector<std::vector<int64_t>> input_shapes;
+};
+
+struct LoadedModel {
+  std::string name;
+  std::unique_ptr<Model> model;
+  std::vector<c10::IValue> inputs;
+  /// The leading dimension of the first tensor input (what the CSV reports).
+  int64_t batch_size = 0;
+};
+
+/// Loads the model. Throws UsageError for anything the user can fix.
+LoadedModel load_model(const ModelSpec& spec, const LoadOptions& options);
+
+/// Parses "1x3x224x224,1x10" into shapes. Throws UsageError on a bad shape.
+std::vector<std::vector<int64_t>> parse_input_shapes(const std::string& text);
+
+/// Seeded standard-normal float tensors of the given shapes.
+std::vector<c10::IValue> inputs_from_shapes(const std::vector<std::vector<int64_t>>& shapes);
+
+}  // namespace tracebench

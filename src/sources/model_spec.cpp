@@ -1,0 +1,74 @@
+#include "sources/model_spec.h"
+
+#include <map>
+
+#include "tracebench/error.h"
+
+namespace tracebench {
+
+namespace {
+
+constexpr const char* kSpecForm = "--only=path:FILE,class:NAME";
+
+std::map<std::string, std::string> split_key_values(const std::string& text) {
+  std::map<std::string, std::string> fields;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t comma = text.find(',', start);
+    if (comma == std::string::npos) comma = text.size();
+    const std::string field = text.substr(start, comma - start);
+    const size_t colon = field.find(':');
+    if (colon == std::string::npos) {
+      throw UsageError("'" + field + "' in '" + text + "' is not key:value; write " + kSpecForm);
+    }
+    const std::string key = field.substr(0, colon);
+    if (key != "path" && key != "class") {
+      throw UsageError("unknown key '" + key + "' in '" + text + "'; the keys are path and class (" +
+                       kSpecForm + ")");
+    }
+    if (fields.count(key)) {
+      throw UsageError("'" + key + "' is given twice in '" + text + "'; write " + kSpecForm);
+    }
+    fields[key] = field.substr(colon + 1);
+    start = comma + 1;
+  }
+  return fields;
+}
+
+}  // namespace
+
+ModelFileKind model_file_kind(const std::filesystem::path& path) {
+  const std::string extension = path.extension().string();
+  if (extension == ".cpp" || extension == ".cc" || extension == ".cxx") {
+    return ModelFileKind::kCppSource;
+  }
+  if (extension == ".pt" || extension == ".pth") return ModelFileKind::kTorchScript;
+  if (extension == ".py") return ModelFileKind::kPython;
+  throw UsageError("cannot load '" + path.string() + "': model files must end in .cpp, .pt or .py");
+}
+
+ModelSpec parse_model_spec(const std::string& text,
+                           const std::filesystem::path& working_directory) {
+  ModelSpec spec;
+  if (text.find(':') == std::string::npos) {
+    if (text.empty()) throw UsageError("--only is empty; name a model (see `tracebench list`)");
+    spec.name = text;
+    return spec;
+  }
+  auto fields = split_key_values(text);
+  if (!fields.count("path") || fields["path"].empty()) {
+    throw UsageError("no file in '" + text + "'; write " + kSpecForm);
+  }
+  if (!fields.count("class") || fields["class"].empty()) {
+    throw UsageError("no class in '" + text + "'; add ,class:NAME (" + kSpecForm + ")");
+  }
+  spec.from_path = true;
+  spec.name = fields["class"];
+  std::filesystem::path path(fields["path"]);
+  if (path.is_relative()) path = working_directory / path;
+  spec.path = path.lexically_normal();
+  spec.file_kind = model_file_kind(spec.path);
+  return spec;
+}
+
+}  // namespace tracebench

@@ -1,0 +1,30 @@
+#pragma once
+// Parsing of what `--only` names: a built-in model, or
+// `path:FILE,class:NAME` for a model defined in a user's file.
+
+#include <filesystem>
+#include <string>
+
+namespace tracebench {
+
+enum class ModelFileKind { kCppSource, kTorchScript, kPython };
+
+struct ModelSpec {
+  bool from_path = false;
+  /// Built-in model name, or the class to load from `path`.
+  std::string name;
+  /// Absolute path of the model file (only when from_path).
+  std::filesystem::path path;
+  ModelFileKind file_kind = ModelFileKind::kCppSource;
+};
+
+/// Parses `text`; relative paths are resolved against `working_directory`.
+/// Throws UsageError naming the fix for a malformed spec. Does not touch the
+/// file system: a missing file is the loader's to report.
+ModelSpec parse_model_spec(const std::string& text,
+                           const std::filesystem::path& working_directory);
+
+/// Which loader handles `path`, by its extension. Throws UsageError otherwise.
+ModelFileKind model_file_kind(const std::filesystem::path& path);
+
+}  // namespace tracebench

@@ -1,0 +1,74 @@
+#include "sources/python_loader.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+
+#include "build_config.h"
+#include "sources/cache.h"
+#include "sources/script_loader.h"
+#include "sources/subprocess.h"
+#include "tracebench/error.h"
+
+namespace tracebench {
+
+namespace {
+
+std::string shapes_argument(const std::vector<std::vector<int64_t>>& shapes) {
+  std::string text;
+  for (const auto& shape : shapes) {
+    if (!text.empty()) text += ",";
+    for (size_t i = 0; i < shape.size(); ++i) text += (i ? "x" : "") + std::to_string(shape[i]);
+  }
+  return text;
+}
+
+// The exporter prints its own one-line diagnosis last; fall back to the
+// traceback's last line for an exception raised by the user's code.
+std::string last_nonempty_line(const std::string& text) {
+  size_t end = text.find_last_not_of("\n ");
+  if (end == std::string::npos) return "no output";
+  size_t start = text.rfind('\n', end);
+  return text.substr(start == std::string::npos ? 0 : start + 1, end - start);
+}
+
+}  // namespace
+
+std::string python_interpreter() {
+  if (const char* chosen = std::getenv("TRACEBENCH_PYTHON"); chosen && *chosen) return chosen;
+  return std::filesystem::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
+}
+
+std::unique_ptr<Model> load_python_model(const std::filesystem::path& file,
+                                         const std::string& class_name,
+                                         const std::vector<std::vector<int64_t>>& input_shapes) {
+  const std::string shapes = shapes_argument(input_shapes);
+  const std::string key = content_hash(read_file(file) + '\0' + class_name + '\0' + shapes + '\0' +
+                                       read_file(build_config::kPythonExporter));
+  const auto dir = cache_directory() / "py";
+  std::filesystem::create_directories(dir);
+  const auto archive = dir / (file.stem().string() + "-" + class_name + "-" + key + ".pt");
+  if (!std::filesystem::exists(archive)) {
+    const auto partial = dir / (archive.filename().string() + "." + std::to_string(getpid()) + ".tmp");
+    std::vector<std::string> argv = {python_interpreter(), build_config::kPythonExporter,
+                                     "--file", file.string(), "--class", class_name,
+                                     "--output", partial.string()};
+    if (!shapes.empty()) argv.insert(argv.end(), {"--input-shapes", shapes});
+    CommandResult result;
+    try {
+      result = run_command(argv);
+    } catch (const std::runtime_error& error) {
+      throw UsageError(std::string(error.what()) +
+                       "; install python3-torch or set TRACEBENCH_PYTHON to a python with torch");
+    }
+    if (result.exit_code != 0) {
+      std::filesystem::remove(partial);
+      throw UsageError("exporting " + class_name + " from " + file.string() +
+                       " failed: " + last_nonempty_line(result.output));
+    }
+    replace_file(partial, archive);
+  }
+  return load_torchscript_model(archive, class_name);
+}
+
+}  // namespace tracebench

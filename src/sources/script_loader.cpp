@@ -1,0 +1,97 @@
+#include "sources/script_loader.h"
+
+#include <torch/csrc/jit/runtime/graph_executor.h>
+#include <torch/csrc/jit/serialization/import.h>
+#include <torch/csrc/jit/serialization/pickle.h>
+#include <torch/script.h>
+
+#include "sources/cache.h"
+#include "tracebench/error.h"
+
+namespace tracebench {
+
+namespace {
+
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+std::vector<c10::IValue> flatten_inputs(const c10::IValue& value) {
+  if (value.isTuple()) {
+    const auto& elements = value.toTupleRef().elements();
+    return std::vector<c10::IValue>(elements.begin(), elements.end());
+  }
+  if (value.isList()) return value.toListRef().vec();
+  return {value};
+}
+
+class ScriptModel final : public Model {
+ public:
+  ScriptModel(torch::jit::Module module, std::string class_name, std::string example_inputs_blob)
+      : module_(std::move(module)),
+        class_name_(std::move(class_name)),
+        example_inputs_blob_(std::move(example_inputs_blob)) {}
+
+  c10::IValue forward(const std::vector<c10::IValue>& inputs) override {
+    torch::jit::GraphOptimizerEnabledGuard unoptimized(false);
+    return module_.forward(inputs);
+  }
+
+  std::vector<c10::IValue> example_inputs() override {
+    if (!example_inputs_blob_.empty()) {
+      std::vector<char> bytes(example_inputs_blob_.begin(), example_inputs_blob_.end());
+      return flatten_inputs(torch::jit::pickle_load(bytes));
+    }
+    if (auto method = module_.find_method("get_example_inputs")) {
+      return flatten_inputs((*method)({}));
+    }
+    throw UsageError("archive of class " + class_name_ +
+                     " has no get_example_inputs; export one with @torch.jit.export or pass "
+                     "--input-shapes");
+  }
+
+  std::vector<torch::Tensor> tensors() override {
+    std::vector<torch::Tensor> all;
+    for (const auto& p : module_.parameters()) all.push_back(p);
+    for (const auto& b : module_.buffers()) all.push_back(b);
+    return all;
+  }
+
+  std::vector<torch::Tensor> parameters() override {
+    std::vector<torch::Tensor> params;
+    for (const auto& p : module_.parameters()) params.push_back(p);
+    return params;
+  }
+
+  void set_training(bool training) override { module_.train(training); }
+
+ private:
+  torch::jit::Module module_;
+  std::string class_name_;
+  std::string example_inputs_blob_;
+};
+
+}  // namespace
+
+std::unique_ptr<Model> load_torchscript_model(const std::filesystem::path& archive,
+                                              const std::string& class_name) {
+  const std::string bytes = read_file(archive);  // reports a missing file clearly
+  if (bytes.empty()) throw UsageError(archive.string() + " is empty; save it with torch.jit.save");
+  torch::jit::ExtraFilesMap extra_files{{kExampleInputsEntry, ""}};
+  torch::jit::Module module;
+  try {
+    module = torch::jit::load(archive.string(), torch::kCPU, extra_files);
+  } catch (const c10::Error& error) {
+    throw UsageError("cannot read " + archive.string() + " as a TorchScript archive (" +
+                     first_line(error.what_without_backtrace()) +
+                     "); save the model with torch.jit.save");
+  }
+  const std::string archive_class = module.type()->name() ? module.type()->name()->name() : "";
+  if (archive_class != class_name) {
+    throw UsageError(archive.string() + " holds class " + archive_class + ", not " + class_name +
+                     "; use class:" + archive_class);
+  }
+  module.eval();
+  return std::make_unique<ScriptModel>(std::move(module), class_name,
+                                       extra_files[kExampleInputsEntry]);
+}
+
+}  // namespace tracebench

@@ -1,0 +1,126 @@
+#include "zoo/resnet.h"
+
+#include "zoo/inputs.h"
+
+namespace tracebench {
+
+namespace {
+
+torch::nn::Conv2d conv(int64_t in, int64_t out, int64_t kernel, int64_t stride, int64_t groups = 1) {
+  return torch::nn::Conv2d(torch::nn::Conv2dOptions(in, out, kernel)
+                               .stride(stride)
+                               .padding(kernel / 2)
+                               .groups(groups)
+                               .bias(false));
+}
+
+torch::nn::Sequential projection(int64_t in, int64_t out, int64_t stride) {
+  return torch::nn::Sequential(conv(in, out, 1, stride), torch::nn::BatchNorm2d(out));
+}
+
+}  // namespace
+
+BasicBlockImpl::BasicBlockImpl(int64_t inplanes, int64_t planes, int64_t stride, bool downsample,
+                               int64_t groups, int64_t base_width) {
+  TORCH_CHECK(groups == 1 && base_width == 64, "BasicBlock only supports groups=1, base_width=64");
+  conv1 = register_module("conv1", conv(inplanes, planes, 3, stride));
+  bn1 = register_module("bn1", torch::nn::BatchNorm2d(planes));
+  conv2 = register_module("conv2", conv(planes, planes, 3, 1));
+  bn2 = register_module("bn2", torch::nn::BatchNorm2d(planes));
+  if (downsample) {
+    this->downsample = register_module("downsample", projection(inplanes, planes, stride));
+  }
+}
+
+torch::Tensor BasicBlockImpl::forward(torch::Tensor x) {
+  auto out = torch::relu(bn1(conv1(x)));
+  out = bn2(conv2(out));
+  auto identity = downsample ? downsample->forward(x) : x;
+  return torch::relu(out + identity);
+}
+
+BottleneckImpl::BottleneckImpl(int64_t inplanes, int64_t planes, int64_t stride, bool downsample,
+                               int64_t groups, int64_t base_width) {
+  const int64_t width = planes * base_width / 64 * groups;
+  conv1 = register_module("conv1", conv(inplanes, width, 1, 1));
+  bn1 = register_module("bn1", torch::nn::BatchNorm2d(width));
+  conv2 = register_module("conv2", conv(width, width, 3, stride, groups));
+  bn2 = register_module("bn2", torch::nn::BatchNorm2d(width));
+  conv3 = register_module("conv3", conv(width, planes * kExpansion, 1, 1));
+  bn3 = register_module("bn3", torch::nn::BatchNorm2d(planes * kExpansion));
+  if (downsample) {
+    this->downsample =
+        register_module("downsample", projection(inplanes, planes * kExpansion, stride));
+  }
+}
+
+torch::Tensor BottleneckImpl::forward(torch::Tensor x) {
+  auto out = torch::relu(bn1(conv1(x)));
+  out = torch::relu(bn2(conv2(out)));
+  out = bn3(conv3(out));
+  auto identity = downsample ? downsample->forward(x) : x;
+  return torch::relu(out + identity);
+}
+
+ResNetImpl::ResNetImpl(const ResNetOptions& options) : options_(options) {
+  conv1 = register_module(
+      "conv1", torch::nn::Conv2d(torch::nn::Conv2dOptions(3, 64, 7).stride(2).padding(3).bias(false)));
+  bn1 = register_module("bn1", torch::nn::BatchNorm2d(64));
+  maxpool = register_module("maxpool",
+                            torch::nn::MaxPool2d(torch::nn::MaxPool2dOptions(3).stride(2).padding(1)));
+  const auto& layers = options.layers();
+  layer1 = register_module("layer1", make_layer(64, layers[0], 1));
+  layer2 = register_module("layer2", make_layer(128, layers[1], 2));
+  layer3 = register_module("layer3", make_layer(256, layers[2], 2));
+  layer4 = register_module("layer4", make_layer(512, layers[3], 2));
+  avgpool = register_module("avgpool",
+                            torch::nn::AdaptiveAvgPool2d(torch::nn::AdaptiveAvgPool2dOptions({1, 1})));
+  fc = register_module("fc", torch::nn::Linear(inplanes_, options.num_classes()));
+
+  // torchvision's initialisation: He-normal (fan_out) convolutions, unit BN.
+  for (auto& module : modules(/*include_self=*/false)) {
+    if (auto* c = module->as<torch::nn::Conv2d>()) {
+      torch::nn::init::kaiming_normal_(c->weight, 0.0, torch::kFanOut, torch::kReLU);
+    } else if (auto* bn = module->as<torch::nn::BatchNorm2d>()) {
+      torch::nn::init::ones_(bn->weight);
+      torch::nn::init::zeros_(bn->bias);
+    }
+  }
+}
+
+torch::nn::Sequential ResNetImpl::make_layer(int64_t planes, int64_t blocks, int64_t stride) {
+  const bool bottleneck = options_.block() == ResNetBlock::kBottleneck;
+  const int64_t expansion = bottleneck ? BottleneckImpl::kExpansion : BasicBlockImpl::kExpansion;
+  torch::nn::Sequential layer;
+  for (int64_t i = 0; i < blocks; ++i) {
+    const int64_t block_stride = i == 0 ? stride : 1;
+    const bool downsample = i == 0 && (stride != 1 || inplanes_ != planes * expansion);
+    const int64_t groups = options_.groups(), width = options_.width_per_group();
+    if (bottleneck) {
+      layer->push_back(Bottleneck(inplanes_, planes, block_stride, downsample, groups, width));
+    } else {
+      layer->push_back(BasicBlock(inplanes_, planes, block_stride, downsample, groups, width));
+    }
+    inplanes_ = planes * expansion;
+  }
+  return layer;
+}
+
+torch::Tensor ResNetImpl::forward(torch::Tensor x) {
+  x = maxpool(torch::relu(bn1(conv1(x))));
+  x = layer4->forward(layer3->forward(layer2->forward(layer1->forward(x))));
+  return fc(torch::flatten(avgpool(x), 1));
+}
+
+ZooEntry make_resnet18_entry() {
+  return {"resnet18", "torchvision ResNet-18 (basic blocks 2-2-2-2), 3x224x224", 16,
+          [](int64_t batch_size) {
+            auto net = std::make_shared<ResNetImpl>(
+                ResNetOptions(ResNetBlock::kBasic, {2, 2, 2, 2}));
+            return make_zoo_model("resnet18", net, [batch_size] {
+              return std::vector<c10::IValue>{seeded_randn({batch_size, 3, 224, 224})};
+            });
+          }};
+}
+
+}  // namespace tracebench

@@ -1,0 +1,7 @@
+#pragma once
+#include "zoo/zoo.h"
+
+namespace tracebench {
+ZooEntry make_linear_model_entry();
+ZooEntry make_small_convnet_entry();
+}  // namespace tracebench
