@@ -79,7 +79,7 @@ def main():
         fail(f"tracing {args.class_name} raised {type(e).__name__}: {str(e).splitlines()[0]}")
 
     buffer = io.BytesIO()
-    torch.save(list(inputs), buffer)
+    torch.save(tuple(inputs), buffer)  # a tuple: LibTorch 1.13's unpickler lacks APPEND
     torch.jit.save(traced, args.output,
                    _extra_files={"tracebench/example_inputs.pt": buffer.getvalue()})
 

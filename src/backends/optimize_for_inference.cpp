@@ -10,11 +10,10 @@
 #include <torch/csrc/jit/passes/graph_rewrite_helper.h>
 
 #include "backends/builtin.h"
+#include "backends/frozen_graph.h"
 #include "backends/tracing.h"
 
 namespace tracebench {
-
-namespace {
 
 void optimize_frozen_graph(std::shared_ptr<torch::jit::Graph>& graph) {
   // The C++ tracer records aten::_convolution, which the conv-bn folding does
@@ -29,6 +28,8 @@ void optimize_frozen_graph(std::shared_ptr<torch::jit::Graph>& graph) {
   torch::jit::ConvertFrozenOpsToMKLDNN(graph);
   torch::jit::FrozenLinearTranspose(graph);
 }
+
+namespace {
 
 class OptimizeForInferenceBackend final : public Backend {
  public:

@@ -23,13 +23,15 @@ std::string shapes_argument(const std::vector<std::vector<int64_t>>& shapes) {
   return text;
 }
 
-// The exporter prints its own one-line diagnosis last; fall back to the
-// traceback's last line for an exception raised by the user's code.
+// The exporter prints its own one-line diagnosis last ("error: ..."); for
+// anything else (a crash of the interpreter) the last line is the best clue.
 std::string last_nonempty_line(const std::string& text) {
   size_t end = text.find_last_not_of("\n ");
   if (end == std::string::npos) return "no output";
   size_t start = text.rfind('\n', end);
-  return text.substr(start == std::string::npos ? 0 : start + 1, end - start);
+  std::string line = text.substr(start == std::string::npos ? 0 : start + 1, end - start);
+  const std::string prefix = "error: ";
+  return line.rfind(prefix, 0) == 0 ? line.substr(prefix.size()) : line;
 }
 
 }  // namespace

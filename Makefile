@@ -1,0 +1,26 @@
+# The README's two commands. Both install what is missing, then build.
+#   make run   benchmark the built-in models under eager, ts and ofi
+#   make test  run the unit and end-to-end tests
+BUILD_DIR ?= build
+JOBS ?= $(shell nproc)
+
+.PHONY: deps build run test bench clean
+
+deps:
+	./scripts/install-deps.sh
+
+build: deps
+	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release
+	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+run: build
+	$(BUILD_DIR)/tracebench --performance --backend=eager,ts,ofi --batch-size 1 -n 15
+
+test: build
+	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
+
+bench: build
+	$(BUILD_DIR)/bench/harness_overhead
+
+clean:
+	rm -rf $(BUILD_DIR)

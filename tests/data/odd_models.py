@@ -1,0 +1,28 @@
+import torch
+from torch import nn
+
+
+class NeedsArguments(nn.Module):
+    def __init__(self, width):
+        super().__init__()
+        self.linear = nn.Linear(width, width)
+
+    def forward(self, x):
+        return self.linear(x)
+
+
+class NoExampleInputs(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.linear = nn.Linear(4, 3)
+
+    def forward(self, x):
+        return self.linear(x)
+
+
+class ReturnsNonTensors(nn.Module):
+    def forward(self, x):
+        return x
+
+    def get_example_inputs(self):
+        return ("not a tensor",)

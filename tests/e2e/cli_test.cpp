@@ -1,0 +1,151 @@
+// End-to-end: the real tracebench binary, run the way a user runs it.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "sources/subprocess.h"
+
+namespace tracebench {
+namespace {
+
+const std::string kSource = TRACEBENCH_SOURCE_DIR;
+
+CommandResult tracebench(std::vector<std::string> args) {
+  args.insert(args.begin(), TRACEBENCH_BINARY);
+  return run_command(args);
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// The seed's line: device, mode, model padded to 34 columns, "N.NNNx p=N.NN".
+const std::regex kSeedLine(R"(^cpu  eval  LinearModel {24}\d+\.\d{3}x p=\d\.\d{2}$)");
+
+TEST(Cli, SeedCommandWithPythonFile) {
+  auto result = tracebench({"--performance",
+                            "--only=path:" + kSource + "/examples/model_collection.py,class:LinearModel",
+                            "--backend=eager", "-n", "10"});
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  auto lines = lines_of(result.output);
+  ASSERT_EQ(lines.size(), 1u) << result.output;
+  EXPECT_TRUE(std::regex_match(lines[0], kSeedLine)) << lines[0];
+}
+
+TEST(Cli, SeedCommandWithCppFileAndRelativePath) {
+  // Relative to the current directory, which run_command inherits: use the
+  // source tree's path relative to it.
+  const auto relative =
+      std::filesystem::relative(kSource + "/examples/model_collection.cpp").string();
+  auto result = tracebench({"--performance", "--only=path:" + relative + ",class:LinearModel",
+                            "--backend=eager", "-n", "10"});
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  auto lines = lines_of(result.output);
+  ASSERT_EQ(lines.size(), 1u) << result.output;
+  EXPECT_TRUE(std::regex_match(lines[0], kSeedLine)) << lines[0];
+}
+
+TEST(Cli, SeveralBackendsPrintNamedLinesAndGridTable) {
+  const auto csv = std::filesystem::temp_directory_path() / "tracebench-e2e.csv";
+  auto result = tracebench({"--performance", "--backend=eager,ts,ofi", "-k", "small_convnet",
+                            "-k", "^Linear", "-n", "5", "--batch-size", "2", "--output",
+                            csv.string()});
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  for (const char* backend : {"eager", "ts", "ofi"}) {
+    EXPECT_TRUE(std::regex_search(
+        result.output,
+        std::regex(std::string(R"(\ncpu  eval  small_convnet {21}\s)") + backend +
+                   R"( +\d+\.\d{3}x p=\d\.\d{2}\n)")))
+        << backend << "\n" << result.output;
+  }
+  EXPECT_TRUE(std::regex_search(result.output, std::regex(R"(\| Model +\| eager \|)")));
+  EXPECT_TRUE(std::regex_search(result.output, std::regex(R"(\| geomean +\| +\d+\.\d{3} \|)")))
+      << result.output;
+  EXPECT_EQ(result.output.find("resnet18"), std::string::npos);  // filtered out
+
+  std::ifstream in(csv);
+  std::string header, row;
+  std::getline(in, header);
+  EXPECT_EQ(header.rfind("dev,name,batch_size,speedup,abs_latency,compilation_latency,"
+                         "compression_ratio,backend,p_value",
+                         0),
+            0u);
+  int rows = 0;
+  while (std::getline(in, row)) {
+    ++rows;
+    EXPECT_TRUE(std::regex_search(row, std::regex(R"(^cpu,(LinearModel|small_convnet),2,)")))
+        << row;
+    EXPECT_NE(row.find(",pass,"), std::string::npos) << row;
+  }
+  EXPECT_EQ(rows, 6);  // 2 models x 3 backends
+}
+
+TEST(Cli, ListShowsModelsAndBackends) {
+  auto result = tracebench({"list"});
+  ASSERT_EQ(result.exit_code, 0);
+  for (const char* name : {"LinearModel", "small_convnet", "resnet18", "eager", "ts", "ofi"}) {
+    EXPECT_NE(result.output.find(name), std::string::npos) << name;
+  }
+}
+
+TEST(Cli, HelpStatesDefaults) {
+  auto result = tracebench({"--help"});
+  ASSERT_EQ(result.exit_code, 0);
+  EXPECT_TRUE(std::regex_search(result.output, std::regex(R"(--repeat[^\n]*\n?[^\n]*=30)")))
+      << result.output;
+  EXPECT_NE(result.output.find("--iterations-per-run"), std::string::npos);
+}
+
+struct BadInput {
+  std::string name;  // the test's name in ctest's listing
+  std::vector<std::string> args;
+  std::string message;
+};
+
+class CliBadInput : public ::testing::TestWithParam<BadInput> {};
+
+TEST_P(CliBadInput, OneLineExitTwo) {
+  auto result = tracebench(GetParam().args);
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  auto lines = lines_of(result.output);
+  ASSERT_EQ(lines.size(), 1u) << result.output;
+  EXPECT_EQ(lines[0].rfind("tracebench: error: ", 0), 0u) << lines[0];
+  EXPECT_NE(lines[0].find(GetParam().message), std::string::npos) << lines[0];
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, CliBadInput,
+    ::testing::Values(
+        BadInput{"SpecWithoutClass", {"--performance", "--only=path:model.py"}, "add ,class:NAME"},
+        BadInput{"SpecUnknownKey", {"--performance", "--only=path:m.py,klass:A"}, "unknown key 'klass'"},
+        BadInput{"SpecEmptyPath", {"--performance", "--only=path:,class:A"}, "no file"},
+        BadInput{"MissingFile", {"--performance", "--only=path:/no/such/file.py,class:A"}, "does not exist"},
+        BadInput{"UnknownModel", {"--performance", "--only=no_such_model"}, "unknown model 'no_such_model'"},
+        BadInput{"UnknownBackend", {"--performance", "--backend=tensorrt"}, "unknown backend 'tensorrt'"},
+        BadInput{"ZeroRepeat", {"--performance", "-n", "0"}, "--repeat must be at least 1"},
+        BadInput{"NegativeBatchSize", {"--performance", "--batch-size", "-3"}, "--batch-size must be at least 1"},
+        BadInput{"CudaDevice", {"--performance", "--devices", "cuda"}, "use --devices cpu"},
+        BadInput{"FilterMatchesNothing", {"--performance", "-k", "zzz_nothing"}, "no built-in model matches"},
+        BadInput{"UnwritableOutput", {"--performance", "--output", "/nonexistent-dir/x.csv", "-k", "Linear"},
+                 "choose a writable --output"},
+        BadInput{"UnknownFlag", {"--no-such-flag"}, "see tracebench --help"},
+        BadInput{"NoMode", {}, "choose a mode: --performance"}),
+    [](const ::testing::TestParamInfo<BadInput>& info) { return info.param.name; });
+
+TEST(Cli, UnknownClassInPythonFileIsOneLine) {
+  auto result = tracebench(
+      {"--performance", "--only=path:" + kSource + "/examples/model_collection.py,class:Nope"});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_EQ(lines_of(result.output).size(), 1u) << result.output;
+  EXPECT_NE(result.output.find("LinearModel"), std::string::npos) << result.output;
+}
+
+}  // namespace
+}  // namespace tracebench

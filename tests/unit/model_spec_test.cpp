@@ -1,0 +1,54 @@
+#include "sources/model_spec.h"
+
+#include <gtest/gtest.h>
+
+#include "tracebench/error.h"
+
+namespace tracebench {
+namespace {
+
+const std::filesystem::path kCwd = "/home/user/work";
+
+TEST(ModelSpec, PlainNameIsABuiltInModel) {
+  auto spec = parse_model_spec("resnet18", kCwd);
+  EXPECT_FALSE(spec.from_path);
+  EXPECT_EQ(spec.name, "resnet18");
+}
+
+TEST(ModelSpec, AbsolutePathAndClass) {
+  auto spec = parse_model_spec("path:/pytorch/myscripts/model_collection.py,class:LinearModel", kCwd);
+  EXPECT_TRUE(spec.from_path);
+  EXPECT_EQ(spec.name, "LinearModel");
+  EXPECT_EQ(spec.path, "/pytorch/myscripts/model_collection.py");
+  EXPECT_EQ(spec.file_kind, ModelFileKind::kPython);
+}
+
+TEST(ModelSpec, KeysInAnyOrderAndRelativePathResolved) {
+  auto spec = parse_model_spec("class:Net,path:models/../m.cpp", kCwd);
+  EXPECT_EQ(spec.path, "/home/user/work/m.cpp");
+  EXPECT_EQ(spec.file_kind, ModelFileKind::kCppSource);
+  EXPECT_EQ(parse_model_spec("path:a.pt,class:X", kCwd).file_kind, ModelFileKind::kTorchScript);
+}
+
+void expect_usage_error(const std::string& text, const std::string& fragment) {
+  try {
+    parse_model_spec(text, kCwd);
+    FAIL() << "no error for " << text;
+  } catch (const UsageError& error) {
+    EXPECT_NE(std::string(error.what()).find(fragment), std::string::npos)
+        << "message was: " << error.what();
+  }
+}
+
+TEST(ModelSpec, MalformedSpecsNameTheFix) {
+  expect_usage_error("path:/m.py", "add ,class:NAME");
+  expect_usage_error("path:,class:A", "no file");
+  expect_usage_error("path:/m.py,clas:A", "unknown key 'clas'");
+  expect_usage_error("path:/m.py,class:A,class:B", "given twice");
+  expect_usage_error("path:/m.py,classA", "not key:value");
+  expect_usage_error("path:/m.onnx,class:A", ".cpp, .pt or .py");
+  expect_usage_error("", "--only is empty");
+}
+
+}  // namespace
+}  // namespace tracebench

@@ -1,0 +1,85 @@
+// Golden tests of what people and scripts read: the console line, the grid
+// table and the CSV.
+
+#include <gtest/gtest.h>
+
+#include "report/console.h"
+#include "report/csv.h"
+
+namespace tracebench {
+namespace {
+
+ResultRow measured(const std::string& model, const std::string& backend, double speedup,
+                   double p) {
+  ResultRow row;
+  row.model = model;
+  row.backend = backend;
+  row.batch_size = 2;
+  row.speedup = speedup;
+  row.p_value = p;
+  row.abs_latency_ms = 1.5;
+  row.eager_latency_ms = 1.5 * speedup;
+  row.compilation_latency_s = 0.25;
+  return row;
+}
+
+ResultRow failed(const std::string& model, const std::string& backend) {
+  ResultRow row;
+  row.model = model;
+  row.backend = backend;
+  row.status = status::kFailToRun;
+  row.error = "boom, \"quoted\"";
+  return row;
+}
+
+TEST(ConsoleFormat, SeedLineForOneBackend) {
+  EXPECT_EQ(format_result_line(measured("LinearModel", "eager", 0.824, 0.001), false),
+            "cpu  eval  LinearModel                        0.824x p=0.00");
+  EXPECT_EQ(format_result_line(measured("LinearModel", "eager", 1.0016, 0.834), false),
+            "cpu  eval  LinearModel                        1.002x p=0.83");
+}
+
+TEST(ConsoleFormat, BackendNameAddedForSeveralBackends) {
+  EXPECT_EQ(format_result_line(measured("resnet18", "ofi", 1.5024, 0.0), true),
+            "cpu  eval  resnet18                           ofi          1.502x p=0.00");
+}
+
+TEST(ConsoleFormat, FailedRowShowsStatusAndError) {
+  EXPECT_EQ(format_result_line(failed("resnet18", "ts"), true),
+            "cpu  eval  resnet18                           ts           fail_to_run: boom, "
+            "\"quoted\"");
+}
+
+TEST(ConsoleFormat, GridTableWithGeomean) {
+  std::vector<ResultRow> rows = {
+      measured("resnet18", "trace_once", 1.38, 0), measured("resnet18", "trace_every", 1.008, 0),
+      measured("alexnet", "trace_once", 1.085, 0), failed("alexnet", "trace_every")};
+  const std::string expected =
+      "+----------+------------+-------------+\n"
+      "| Model    | trace_once | trace_every |\n"
+      "+==========+============+=============+\n"
+      "| resnet18 |      1.380 |       1.008 |\n"
+      "+----------+------------+-------------+\n"
+      "| alexnet  |      1.085 | fail_to_run |\n"
+      "+----------+------------+-------------+\n"
+      "| geomean  |      1.224 |       1.008 |\n"
+      "+----------+------------+-------------+\n";
+  EXPECT_EQ(format_grid_table(rows, {"trace_once", "trace_every"}), expected);
+}
+
+TEST(CsvFormat, DynamoLeadingColumnsThenOurs) {
+  EXPECT_EQ(csv_header(),
+            "dev,name,batch_size,speedup,abs_latency,compilation_latency,compression_ratio,"
+            "backend,p_value,eager_latency,status,error");
+  EXPECT_EQ(csv_line(measured("LinearModel", "eager", 1.25, 0.5)),
+            "cpu,LinearModel,2,1.250000,1.500000,0.250000,,eager,0.500000,1.875000,pass,");
+}
+
+TEST(CsvFormat, FailedRowQuotesItsError) {
+  EXPECT_EQ(csv_line(failed("m", "ts")),
+            "cpu,m,0,0.000000,0.000000,0.000000,,ts,,0.000000,fail_to_run,"
+            "\"boom, \"\"quoted\"\"\"");
+}
+
+}  // namespace
+}  // namespace tracebench
