@@ -1,7 +1,13 @@
 #include "report/csv.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 
 #include "tracebench/error.h"
 
@@ -40,11 +46,31 @@ std::string csv_line(const ResultRow& row) {
          field(row.status) + "," + field(row.error);
 }
 
-CsvWriter::CsvWriter(const std::string& path) : out_(path, std::ios::trunc) {
-  if (!out_) throw UsageError("cannot write " + path + "; choose a writable --output path");
-  out_ << csv_header() << "\n" << std::flush;
+CsvWriter::CsvWriter(const std::string& path, bool append) : path_(path) {
+  const int flags = O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | (append ? 0 : O_TRUNC);
+  fd_ = ::open(path.c_str(), flags, 0644);
+  if (fd_ < 0) throw UsageError("cannot write " + path + "; choose a writable --output path");
+  struct stat info {};
+  if (!append || (::fstat(fd_, &info) == 0 && info.st_size == 0)) write_line(csv_header());
 }
 
-void CsvWriter::write(const ResultRow& row) { out_ << csv_line(row) << "\n" << std::flush; }
+CsvWriter::~CsvWriter() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void CsvWriter::write(const ResultRow& row) { write_line(csv_line(row)); }
+
+void CsvWriter::write_line(const std::string& line) {
+  // One write() per line: O_APPEND makes it land whole at the end of the file.
+  const std::string text = line + "\n";
+  ssize_t written;
+  do {
+    written = ::write(fd_, text.data(), text.size());
+  } while (written < 0 && errno == EINTR);
+  if (written != static_cast<ssize_t>(text.size())) {
+    throw std::runtime_error("cannot write " + path_ + ": " +
+                             (written < 0 ? std::strerror(errno) : "short write (disk full?)"));
+  }
+}
 
 }  // namespace tracebench

@@ -1,7 +1,6 @@
 #pragma once
 // The CSV report: the dynamo runner's leading columns, then tracebench's own.
 
-#include <fstream>
 #include <string>
 
 #include "report/result_row.h"
@@ -14,16 +13,24 @@ std::string csv_header();
 /// One row in the header's column order (no trailing newline).
 std::string csv_line(const ResultRow& row);
 
-/// Writes the header, then appends and flushes each row as it is measured, so
-/// a run that dies midway keeps every row finished before.
+/// Writes the header, then appends each row as it is measured with a single
+/// write() (O_APPEND), so a run killed midway (even by SIGKILL) leaves every
+/// finished row and never half a line.
 class CsvWriter {
  public:
-  /// Throws UsageError if `path` cannot be opened for writing.
-  explicit CsvWriter(const std::string& path);
+  /// Truncates `path` and writes the header; with `append`, keeps what is
+  /// there and writes the header only into an empty file. Throws UsageError
+  /// if `path` cannot be opened for writing.
+  explicit CsvWriter(const std::string& path, bool append = false);
+  ~CsvWriter();
+  CsvWriter(const CsvWriter&) = delete;
+  CsvWriter& operator=(const CsvWriter&) = delete;
   void write(const ResultRow& row);
 
  private:
-  std::ofstream out_;
+  void write_line(const std::string& line);
+  std::string path_;
+  int fd_ = -1;
 };
 
 }  // namespace tracebench

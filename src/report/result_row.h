@@ -15,6 +15,10 @@ inline constexpr const char* kPass = "pass";
 inline constexpr const char* kFailToRun = "fail_to_run";
 inline constexpr const char* kEagerFailToRun = "eager_fail_to_run";
 inline constexpr const char* kModelFailToLoad = "model_fail_to_load";
+// From an isolated run (docs/robustness.md): the model's child process died.
+inline constexpr const char* kCrash = "crash";      // a signal (SIGSEGV, SIGABRT, ...)
+inline constexpr const char* kOom = "OOM";          // out of memory, or SIGKILL by the kernel
+inline constexpr const char* kTimeout = "timeout";  // ran past --timeout and was killed
 }  // namespace status
 
 struct ResultRow {
