@@ -1,5 +1,13 @@
 #pragma once
 /// The backend interface: how a model is turned into something the timer calls.
+///
+/// Backends outside tracebench live in a plugin (a C++ file or a shared
+/// library) loaded with `--backend-plugin FILE`:
+///
+///   class MyBackend : public tracebench::Backend { ... name() returns "mine" ... };
+///   TRACEBENCH_REGISTER_BACKEND(mine, MyBackend)
+///
+/// after which `--backend=mine` works. See examples/plugins/.
 
 #include <map>
 #include <memory>
@@ -39,4 +47,18 @@ class Backend {
   virtual std::unique_ptr<CompiledModel> compile(Model& model, const CompileOptions& options) = 0;
 };
 
+/// The symbol prefix the plugin loader looks for in a plugin's dynamic symbol
+/// table: one extern "C" factory per backend, `tracebench_backend_<NAME>`.
+inline constexpr const char* kBackendFactoryPrefix = "tracebench_backend_";
+
 }  // namespace tracebench
+
+/// Exports a factory for backend CLASS under the name NAME (an identifier: it is
+/// what --backend= takes), so that `--backend-plugin FILE` registers it. CLASS
+/// must be default-constructible, derive from tracebench::Backend, and its
+/// name() should return #NAME.
+#define TRACEBENCH_REGISTER_BACKEND(NAME, CLASS)                                \
+  extern "C" __attribute__((visibility("default"))) tracebench::Backend*       \
+      tracebench_backend_##NAME() {                                             \
+    return new CLASS();                                                         \
+  }

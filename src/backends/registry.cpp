@@ -9,7 +9,7 @@ namespace tracebench {
 
 namespace {
 
-using Factory = std::unique_ptr<Backend> (*)();
+using Factory = std::function<std::unique_ptr<Backend>()>;
 
 std::vector<std::pair<std::string, Factory>>& factories() {
   static std::vector<std::pair<std::string, Factory>> all = {

@@ -2,6 +2,7 @@
 // The backends tracebench knows. A new backend is one file defining a
 // `std::unique_ptr<Backend> make_<name>_backend()` plus one line in registry.cpp.
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -17,6 +18,8 @@ std::vector<std::string> backend_names();
 std::unique_ptr<Backend> make_backend(const std::string& name);
 
 /// Registers a backend created outside the built-in list (tests, plugins).
-void register_backend(const std::string& name, std::unique_ptr<Backend> (*factory)());
+/// A name already known is replaced.
+void register_backend(const std::string& name,
+                      std::function<std::unique_ptr<Backend>()> factory);
 
 }  // namespace tracebench

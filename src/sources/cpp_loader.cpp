@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <regex>
 #include <sstream>
 
@@ -41,9 +42,15 @@ std::vector<std::string> compile_command(const std::filesystem::path& source,
 std::string command_fingerprint(const std::filesystem::path& source) {
   std::string fingerprint;
   for (const auto& word : compile_command(source, "out.so")) fingerprint += word + " ";
-  // The public header defines the ABI the library is built against.
-  fingerprint += read_file(std::filesystem::path(build_config::kPublicIncludeDir) / "tracebench" /
-                           "model.h");
+  // The public headers define the ABI the library is built against (model.h
+  // for models; backend.h and its helpers for backend plugins).
+  const auto public_dir = std::filesystem::path(build_config::kPublicIncludeDir) / "tracebench";
+  std::vector<std::filesystem::path> headers;
+  for (const auto& entry : std::filesystem::directory_iterator(public_dir)) {
+    headers.push_back(entry.path());
+  }
+  std::sort(headers.begin(), headers.end());
+  for (const auto& header : headers) fingerprint += read_file(header);
   return fingerprint;
 }
 
