@@ -4,6 +4,9 @@
 #include <c10/util/Exception.h>
 
 #include "app/list_command.h"
+#include "app/robustness_options.h"
+#include "backends/plugin_loader.h"
+#include "runner/isolation.h"
 #include "runner/suite.h"
 #include "tracebench/error.h"
 
@@ -55,6 +58,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   RunOptions options;
   bool performance = false, training = false;
   add_run_options(app, options, performance, training);
+  add_robustness_options(app, options);
   auto* list = app.add_subcommand("list", "List the built-in models and the backends");
   app.require_subcommand(0, 1);
 
@@ -69,6 +73,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   }
 
   try {
+    for (const auto& plugin : options.backend_plugins) load_backend_plugin(plugin);
     if (list->parsed()) {
       print_model_and_backend_list(out);
       return 0;
@@ -77,6 +82,8 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
       throw UsageError("choose a mode: --performance (or run `tracebench list`)");
     }
     options.mode = training ? Mode::kTraining : Mode::kInference;
+    options.child_args = child_arguments(app);
+    if (!options.rows_to.empty()) return run_isolated_child(options);
     run_performance_suite(options, out);
     return 0;
   } catch (const UsageError& error) {

@@ -20,6 +20,7 @@ void validate(const RunOptions& options) {
     throw UsageError("device '" + options.device +
                      "' is not available: this LibTorch is CPU-only; use --devices cpu");
   }
+  if (!(options.timeout_s > 0)) throw UsageError("--timeout must be more than 0 seconds");
   if (options.backends.empty()) throw UsageError("--backend is empty; name at least one backend");
   for (const auto& backend : options.backends) make_backend(backend);  // throws if unknown
   if (options.mode == Mode::kTraining) {

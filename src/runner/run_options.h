@@ -28,6 +28,22 @@ struct RunOptions {
   std::string device = "cpu";
   std::string output;  // CSV path; empty: no file
   uint64_t seed = 1337;
+
+  // Robustness (docs/robustness.md): per-model child processes, resumable output.
+  /// Run each model of a suite in a child process of its own (the CLI sets
+  /// this unless --no-isolation; library callers run in-process by default).
+  bool isolate = false;
+  /// Seconds a model's child process may run before it is killed (row `timeout`).
+  double timeout_s = 1800;
+  /// Skip (model, backend) rows already in --output; append the rest.
+  bool resume = false;
+  /// Child mode: write the rows as JSON lines to this file instead of printing.
+  std::string rows_to;
+  /// The parsed flags a child process is started with (all but the selection
+  /// and output flags, which the parent owns). Filled by the CLI.
+  std::vector<std::string> child_args;
+  /// Shared libraries or C++ sources registering extra backends.
+  std::vector<std::string> backend_plugins;
 };
 
 /// Throws UsageError naming the fix for any option out of range.

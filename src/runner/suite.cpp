@@ -8,7 +8,9 @@
 
 #include "report/console.h"
 #include "report/csv.h"
+#include "runner/isolation.h"
 #include "runner/performance.h"
+#include "runner/resume.h"
 #include "sources/load_model.h"
 #include "tracebench/error.h"
 #include "zoo/zoo.h"
@@ -75,6 +77,10 @@ std::vector<ResultRow> run_one_model(const ModelSpec& spec, const RunOptions& op
 
 }  // namespace
 
+std::vector<ResultRow> run_model_in_process(const ModelSpec& spec, const RunOptions& options) {
+  return run_one_model(spec, options);
+}
+
 std::vector<ModelSpec> select_models(const RunOptions& options) {
   std::vector<ModelSpec> specs;
   if (!options.only.empty()) {
@@ -102,13 +108,19 @@ std::vector<ResultRow> run_performance_suite(const RunOptions& options, std::ost
   validate(options);
   const auto specs = select_models(options);
   if (options.threads) torch::set_num_threads(static_cast<int>(*options.threads));
+  // --resume: rows already in --output are kept, not rerun (runner/resume.h).
+  ResumeState resume = options.resume ? prepare_resume(options.output) : ResumeState{};
   std::unique_ptr<CsvWriter> csv;
-  if (!options.output.empty()) csv = std::make_unique<CsvWriter>(options.output);
+  if (!options.output.empty()) csv = std::make_unique<CsvWriter>(options.output, options.resume);
 
   const bool several_backends = options.backends.size() > 1;
-  std::vector<ResultRow> all_rows;
+  const bool isolate = options.isolate && specs.size() > 1;
+  std::vector<ResultRow> all_rows = resume.rows;
   for (const auto& spec : specs) {
-    for (auto& row : run_one_model(spec, options)) {
+    RunOptions todo = options;
+    todo.backends = resume.missing_backends(spec.name, options.backends);
+    if (todo.backends.empty()) continue;
+    for (auto& row : run_model(spec, todo, isolate)) {
       out << format_result_line(row, several_backends) << std::endl;
       if (csv) csv->write(row);
       all_rows.push_back(std::move(row));

@@ -19,6 +19,10 @@ std::vector<ModelSpec> select_models(const RunOptions& options);
 /// Runs performance mode over the selected models, printing each row to `out`
 /// as it finishes and, with several backends, the grid table at the end.
 /// Returns every row. Throws UsageError for a mistake in the options.
+/// One model in this process: a row per backend. Load failures become
+/// model_fail_to_load rows; a UsageError (e.g. no such class) is rethrown.
+std::vector<ResultRow> run_model_in_process(const ModelSpec& spec, const RunOptions& options);
+
 std::vector<ResultRow> run_performance_suite(const RunOptions& options, std::ostream& out);
 
 }  // namespace tracebench

@@ -1,0 +1,59 @@
+#include "app/robustness_options.h"
+
+#include <set>
+
+namespace tracebench {
+
+namespace {
+
+// Flags only the parent acts on. A new flag that writes a file or changes which
+// models run belongs here (names containing output/json/html/csv are excluded
+// anyway), else every child would write that file too.
+const std::set<std::string> kParentOnly = {
+    "only",   "backend", "filter",     "exclude",          "output",       "resume",
+    "rows-to", "no-isolation", "timeout", "total-partitions", "partition-id", "help"};
+
+bool parent_only(const std::string& name) {
+  if (kParentOnly.count(name)) return true;
+  for (const char* word : {"output", "json", "html", "csv"}) {
+    if (name.find(word) != std::string::npos) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void add_robustness_options(CLI::App& app, RunOptions& options) {
+  options.isolate = true;
+  app.add_option("--timeout", options.timeout_s,
+                 "Seconds one model may take (load, compile, measure) in its own process before "
+                 "it is killed and reported as `timeout`");
+  app.add_flag_callback(
+      "--no-isolation", [&options] { options.isolate = false; },
+      "Run every model in this process (for debugging): a crash then ends the whole run");
+  app.add_flag("--resume", options.resume,
+               "Keep the rows already in --output, run only the (model, backend) pairs missing, "
+               "and append them");
+  app.add_option("--backend-plugin", options.backend_plugins,
+                 "Shared library or C++ source registering backends with "
+                 "TRACEBENCH_REGISTER_BACKEND; repeatable");
+  // Internal: how a model's child process hands its rows back.
+  app.add_option("--rows-to", options.rows_to)->group("");
+}
+
+std::vector<std::string> child_arguments(const CLI::App& app) {
+  std::vector<std::string> args;
+  for (const CLI::Option* option : app.get_options()) {
+    if (option->count() == 0 || option->get_lnames().empty()) continue;
+    const std::string& name = option->get_lnames().front();
+    if (parent_only(name)) continue;
+    if (option->get_type_size_max() == 0) {  // a flag
+      for (size_t i = 0; i < option->count(); ++i) args.push_back("--" + name);
+    } else {
+      for (const auto& value : option->results()) args.push_back("--" + name + "=" + value);
+    }
+  }
+  return args;
+}
+
+}  // namespace tracebench

@@ -1,0 +1,36 @@
+#pragma once
+// One child process per model (docs/robustness.md). The parent re-runs its own
+// binary with the same flags plus `--only=<spec> --rows-to FILE`; the child
+// writes its rows there as JSON lines. A child that dies by a signal, runs out
+// of memory or outlives --timeout becomes rows with status crash/OOM/timeout,
+// and the suite goes on.
+
+#include <string>
+#include <vector>
+
+#include "report/result_row.h"
+#include "runner/run_options.h"
+#include "sources/model_spec.h"
+
+namespace tracebench {
+
+/// Runs one model and returns a row per backend in options.backends: in a
+/// child process when `isolate`, else in this process. Never throws for what
+/// the model does; throws UsageError only for the options themselves.
+std::vector<ResultRow> run_model(const ModelSpec& spec, const RunOptions& options, bool isolate);
+
+/// Child mode (`--rows-to FILE`): runs the --only model in this process and
+/// writes its rows to options.rows_to, printing nothing. Returns the exit code.
+int run_isolated_child(const RunOptions& options);
+
+/// The --only text that parse_model_spec turns back into `spec`.
+std::string model_spec_text(const ModelSpec& spec);
+
+/// "SIGSEGV" for SIGSEGV, "signal 77" for one without a name.
+std::string signal_name(int signal);
+
+/// Rows whose error says memory ran out (std::bad_alloc, LibTorch's allocator
+/// failing) get status OOM.
+void mark_out_of_memory(std::vector<ResultRow>& rows);
+
+}  // namespace tracebench

@@ -1,0 +1,36 @@
+#pragma once
+// --resume: finish a run that was interrupted. The CSV given by --output is
+// read back; every (model, backend) with a row there is kept as it is and not
+// run again, whatever its status (a crash or timeout row is a result too).
+
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "report/result_row.h"
+
+namespace tracebench {
+
+struct ResumeState {
+  /// The rows already in the file (the columns the CSV holds; no raw samples).
+  std::vector<ResultRow> rows;
+  /// (model, backend) pairs done.
+  std::set<std::pair<std::string, std::string>> done;
+
+  /// The backends of `backends` that `model` still lacks, in order.
+  std::vector<std::string> missing_backends(const std::string& model,
+                                            const std::vector<std::string>& backends) const;
+};
+
+/// The rows of a CSV text written by CsvWriter. Throws CsvParseError for text
+/// that is not CSV and UsageError for a header other than csv_header().
+std::vector<ResultRow> rows_from_csv(const std::string& text);
+
+/// Reads `csv_path` for --resume. A missing or empty file means nothing is
+/// done yet. A last line without its newline (cut off by a crash of something
+/// other than tracebench) is removed from the file. Throws UsageError naming
+/// the fix if there is no --output, or the file is not one of tracebench's CSVs.
+ResumeState prepare_resume(const std::string& csv_path);
+
+}  // namespace tracebench
