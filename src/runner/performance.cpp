@@ -3,12 +3,14 @@
 #include <ATen/CPUGeneratorImpl.h>
 
 #include <chrono>
+#include <iostream>
 #include <memory>
 
 #include "backends/registry.h"
 #include "measure/schedule.h"
 #include "measure/statistics.h"
 #include "measure/timer.h"
+#include "runner/output_check.h"
 
 namespace tracebench {
 
@@ -93,6 +95,24 @@ void summarize(ResultRow& row, const Contender& contender, const Contender& eage
   row.counters = contender.compiled->counters();
 }
 
+// One more eager call: rows stay `pass` (the timings are valid), but a NaN or
+// Inf output is named in the error column and on stderr (docs/robustness.md).
+void warn_about_non_finite_output(std::vector<ResultRow>& rows, Contender& eager,
+                                  const LoadedModel& loaded) {
+  if (eager.failed) return;
+  std::string warning;
+  try {
+    warning = non_finite_warning(eager.compiled->run(loaded.inputs));
+  } catch (const std::exception&) {
+    return;
+  }
+  if (warning.empty()) return;
+  std::cerr << "tracebench: " << loaded.name << ": " << warning << std::endl;
+  for (auto& row : rows) {
+    if (row.passed()) row.error = warning;
+  }
+}
+
 }  // namespace
 
 std::vector<c10::IValue> randomized_inputs(const std::vector<c10::IValue>& inputs, uint64_t seed,
@@ -149,6 +169,7 @@ std::vector<ResultRow> measure_performance(LoadedModel& loaded, const RunOptions
   for (size_t i = 1; i < contenders.size(); ++i) {
     summarize(*contenders[i].row, contenders[i], contenders[0]);
   }
+  warn_about_non_finite_output(rows, contenders[0], loaded);
   return rows;
 }
 
