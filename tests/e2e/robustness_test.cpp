@@ -1,0 +1,251 @@
+// End-to-end (docs/robustness.md): a suite survives models that crash, hang,
+// throw or run out of memory; a killed run leaves a clean CSV that --resume
+// finishes; backend plugins load from source.
+
+#include <gtest/gtest.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "report/csv_reader.h"
+#include "sources/subprocess.h"
+
+extern char** environ;
+
+namespace tracebench {
+namespace {
+
+const std::string kSource = TRACEBENCH_SOURCE_DIR;
+const std::string kBadModels = kSource + "/tests/data/bad_models.cpp";
+
+std::string bad(const std::string& class_name) {
+  return "--only=path:" + kBadModels + ",class:" + class_name;
+}
+
+CommandResult tracebench(std::vector<std::string> args) {
+  args.insert(args.begin(), TRACEBENCH_BINARY);
+  return run_command(args);
+}
+
+std::string read_all(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// model -> backend -> status, from a CSV; asserts every record is whole.
+std::map<std::string, std::map<std::string, std::string>> csv_statuses(
+    const std::filesystem::path& path, size_t* records = nullptr) {
+  const auto records_read = parse_csv(read_all(path));
+  std::map<std::string, std::map<std::string, std::string>> statuses;
+  EXPECT_FALSE(records_read.empty());
+  if (records_read.empty()) return statuses;
+  const size_t width = records_read[0].size();
+  for (size_t i = 1; i < records_read.size(); ++i) {
+    const auto& record = records_read[i];
+    EXPECT_EQ(record.size(), width) << "record " << i;
+    if (record.size() != width) continue;
+    EXPECT_EQ(statuses[record[1]].count(record[7]), 0u) << "duplicate " << record[1];
+    statuses[record[1]][record[7]] = record[10];
+  }
+  if (records) *records = records_read.size() - 1;
+  return statuses;
+}
+
+std::filesystem::path temp_file(const std::string& name) {
+  auto path = std::filesystem::temp_directory_path() / ("tracebench-e2e-" + name);
+  std::filesystem::remove(path);
+  return path;
+}
+
+// Compiles bad_models.cpp into the shared test cache once, so that the short
+// --timeout of the suites below does not have to cover the compiler.
+class Robustness : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    auto warm = tracebench({"--performance", bad("GoodModel"), "-n", "1", "--warmup", "0"});
+    ASSERT_EQ(warm.exit_code, 0) << warm.output;
+  }
+};
+
+TEST_F(Robustness, SuiteSurvivesCrashHangAndThrow) {
+  const auto csv = temp_file("survives.csv");
+  auto result = tracebench({"--performance", "--backend=eager,ts", "-n", "3", "--timeout", "45",
+                            bad("GoodModel"), bad("Segfaults"), bad("Hangs"),
+                            bad("ThrowsInForward"), "--only=LinearModel", "--output",
+                            csv.string()});
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const std::string& out = result.output;
+  EXPECT_TRUE(std::regex_search(out, std::regex(R"(Segfaults +eager +crash: killed by signal SIGSEGV)")))
+      << out;
+  EXPECT_TRUE(std::regex_search(out, std::regex(R"(Hangs +ts +timeout)"))) << out;
+  EXPECT_TRUE(std::regex_search(out, std::regex(R"(ThrowsInForward +ts +eager_fail_to_run)")))
+      << out;
+  EXPECT_TRUE(std::regex_search(out, std::regex(R"(GoodModel +ts +\d+\.\d{3}x p=)"))) << out;
+  EXPECT_TRUE(std::regex_search(out, std::regex(R"(LinearModel +ts +\d+\.\d{3}x p=)"))) << out;
+  EXPECT_TRUE(std::regex_search(out, std::regex(R"(\| geomean +\|)"))) << out;
+
+  size_t records = 0;
+  auto statuses = csv_statuses(csv, &records);
+  EXPECT_EQ(records, 10u);
+  for (const char* backend : {"eager", "ts"}) {
+    EXPECT_EQ(statuses["GoodModel"][backend], "pass");
+    EXPECT_EQ(statuses["LinearModel"][backend], "pass");
+    EXPECT_EQ(statuses["Segfaults"][backend], "crash");
+    EXPECT_EQ(statuses["Hangs"][backend], "timeout");
+    EXPECT_EQ(statuses["ThrowsInForward"][backend], "eager_fail_to_run");
+  }
+}
+
+TEST_F(Robustness, AbortOutOfMemoryAndUnknownClassAreRows) {
+  // A memory limit makes AllocatesForever fail fast instead of eating the machine.
+  const std::string command =
+      "ulimit -v 16000000 && exec '" + std::string(TRACEBENCH_BINARY) +
+      "' --performance -n 2 '" + bad("Aborts") + "' '" + bad("AllocatesForever") + "' '" +
+      bad("NoSuchClass") + "' '" + bad("GoodModel") + "'";
+  auto result = run_command({"bash", "-c", command});
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_TRUE(std::regex_search(result.output, std::regex(R"(Aborts +crash: killed by signal SIGABRT)")))
+      << result.output;
+  EXPECT_TRUE(std::regex_search(result.output, std::regex(R"(AllocatesForever +OOM)")))
+      << result.output;
+  EXPECT_TRUE(std::regex_search(result.output,
+                                std::regex(R"(NoSuchClass +model_fail_to_load: .*registered: GoodModel)")))
+      << result.output;
+  EXPECT_TRUE(std::regex_search(result.output, std::regex(R"(GoodModel +\d+\.\d{3}x)")))
+      << result.output;
+}
+
+// Numbers aside, an isolated run prints what an in-process run prints.
+TEST_F(Robustness, ConsoleOutputMatchesInProcessRun) {
+  const std::vector<std::string> args = {"--performance", "--backend=eager,ofi", "-n", "2",
+                                         "--only=LinearModel", bad("ReturnsNaN"),
+                                         bad("ThrowsInForward")};
+  auto isolated = tracebench(args);
+  auto in_process_args = args;
+  in_process_args.push_back("--no-isolation");
+  auto in_process = tracebench(in_process_args);
+  ASSERT_EQ(isolated.exit_code, 0) << isolated.output;
+  ASSERT_EQ(in_process.exit_code, 0) << in_process.output;
+  const std::regex numbers(R"(\d+\.\d+)");
+  EXPECT_EQ(std::regex_replace(isolated.output, numbers, "N"),
+            std::regex_replace(in_process.output, numbers, "N"));
+  EXPECT_NE(isolated.output.find("eager output holds NaN or Inf"), std::string::npos)
+      << isolated.output;
+}
+
+pid_t spawn_quietly(const std::vector<std::string>& argv) {
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  std::vector<char*> args;
+  for (const auto& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = -1;
+  EXPECT_EQ(posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ), 0);
+  posix_spawn_file_actions_destroy(&actions);
+  return pid;
+}
+
+size_t line_count(const std::filesystem::path& path) {
+  const std::string text = read_all(path);
+  return static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+TEST_F(Robustness, KillNineLeavesWholeRowsAndResumeFinishes) {
+  const auto csv = temp_file("killed.csv");
+  const std::vector<std::string> args = {
+      TRACEBENCH_BINARY, "--performance", "--backend=eager,ts", "-n", "20",
+      "--only=LinearModel", "--only=small_convnet", bad("GoodModel"), bad("ReturnsNaN"),
+      "--output", csv.string()};
+  const pid_t pid = spawn_quietly(args);
+  ASSERT_GT(pid, 0);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(5);
+  while (line_count(csv) < 2 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ASSERT_EQ(kill(pid, SIGKILL), 0);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status));
+
+  const std::string text = read_all(csv);
+  ASSERT_FALSE(text.empty());
+  EXPECT_EQ(text.back(), '\n');
+  size_t records = 0;
+  auto before = csv_statuses(csv, &records);
+  EXPECT_GE(records, 1u);  // at least the first model's first row
+  EXPECT_LT(records, 8u);  // killed before the end
+
+  auto resume_args = std::vector<std::string>(args.begin() + 1, args.end());
+  resume_args.push_back("--resume");
+  auto resumed = tracebench(resume_args);
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.output;
+  EXPECT_NE(resumed.output.find("rows already in"), std::string::npos) << resumed.output;
+  size_t all = 0;
+  auto after = csv_statuses(csv, &all);
+  EXPECT_EQ(all, 8u);
+  for (const char* model : {"LinearModel", "small_convnet", "GoodModel", "ReturnsNaN"}) {
+    for (const char* backend : {"eager", "ts"}) {
+      EXPECT_EQ(after[model][backend], "pass") << model << " " << backend;
+    }
+  }
+  // Rows from before the kill are kept as they were, not rerun.
+  for (const auto& [model, backends] : before) {
+    for (const auto& [backend, status] : backends) EXPECT_EQ(after[model][backend], status);
+  }
+
+  // Resuming a finished run runs nothing.
+  auto again = tracebench(resume_args);
+  ASSERT_EQ(again.exit_code, 0) << again.output;
+  size_t still = 0;
+  csv_statuses(csv, &still);
+  EXPECT_EQ(still, 8u);
+}
+
+TEST(RobustnessCli, XnnpackPluginFromSource) {
+  auto result = tracebench({"--performance", "--backend-plugin",
+                            kSource + "/examples/plugins/xnnpack_backend.cpp",
+                            "--backend=eager,xnnpack", "-k", "small_convnet", "-k", "^Linear",
+                            "-n", "3", "--batch-size", "2"});
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  for (const char* model : {"small_convnet", "LinearModel"}) {
+    EXPECT_TRUE(std::regex_search(
+        result.output, std::regex(std::string(model) + R"( +xnnpack +\d+\.\d{3}x p=)")))
+        << model << "\n" << result.output;
+  }
+  auto listed = tracebench({"--backend-plugin", kSource + "/examples/plugins/xnnpack_backend.cpp",
+                            "list"});
+  EXPECT_NE(listed.output.find("xnnpack"), std::string::npos) << listed.output;
+}
+
+TEST(RobustnessCli, BadFlagsNameTheFix) {
+  auto no_output = tracebench({"--performance", "--resume", "-k", "^Linear"});
+  EXPECT_EQ(no_output.exit_code, 2);
+  EXPECT_NE(no_output.output.find("--resume needs --output"), std::string::npos) << no_output.output;
+  auto zero_timeout = tracebench({"--performance", "--timeout", "0", "-k", "^Linear"});
+  EXPECT_EQ(zero_timeout.exit_code, 2);
+  EXPECT_NE(zero_timeout.output.find("--timeout must be more than 0"), std::string::npos);
+  auto bad_plugin = tracebench({"--performance", "--backend-plugin", kSource + "/tests/data/make_scripted_archive.py"});
+  EXPECT_EQ(bad_plugin.exit_code, 2);
+  EXPECT_NE(bad_plugin.output.find(".so"), std::string::npos) << bad_plugin.output;
+  auto not_a_plugin = tracebench({"--performance", "--backend-plugin",
+                                  kSource + "/tests/data/broken_model.cpp"});
+  EXPECT_EQ(not_a_plugin.exit_code, 2);
+  EXPECT_NE(not_a_plugin.output.find("does not compile"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tracebench

@@ -1,0 +1,272 @@
+// docs/robustness.md: row hand-off between processes, the CSV reader behind
+// --resume, OOM labelling, backend plugin discovery, and models that misbehave
+// (run in this process; the ones that crash or hang are in the e2e tests).
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+
+#include "backends/plugin_loader.h"
+#include "backends/registry.h"
+#include "report/csv.h"
+#include "report/csv_reader.h"
+#include "report/row_json.h"
+#include "runner/isolation.h"
+#include "runner/output_check.h"
+#include "runner/resume.h"
+#include "runner/suite.h"
+#include "sources/cache.h"
+#include "sources/load_model.h"
+#include "test_paths.h"
+#include "tracebench/error.h"
+
+namespace tracebench {
+namespace {
+
+using testing::fresh_temp_directory;
+using testing::source_path;
+
+std::string usage_error_of(const std::function<void()>& action) {
+  try {
+    action();
+  } catch (const UsageError& error) {
+    return error.what();
+  }
+  return "(no UsageError)";
+}
+
+#define EXPECT_CONTAINS(haystack, needle) \
+  EXPECT_NE(std::string(haystack).find(needle), std::string::npos) << (haystack)
+
+TEST(RowJson, RoundTripsEveryField) {
+  ResultRow row;
+  row.model = "m,\"odd\"\nname";
+  row.backend = "ts";
+  row.batch_size = 8;
+  row.status = status::kFailToRun;
+  row.error = "bad \xff byte";
+  row.speedup = 1.25;
+  row.abs_latency_ms = 2.5;
+  row.eager_latency_ms = 3.125;
+  row.compilation_latency_s = 0.5;
+  row.samples_s = {0.001, 0.002};
+  row.eager_samples_s = {0.003};
+  row.counters = {{"hits", 3}};
+  const std::string line = row_to_json_line(row);
+  EXPECT_EQ(line.find('\n'), std::string::npos);
+  const ResultRow back = row_from_json_line(line);
+  EXPECT_EQ(back.model, row.model);
+  EXPECT_EQ(back.backend, "ts");
+  EXPECT_EQ(back.batch_size, 8);
+  EXPECT_EQ(back.status, status::kFailToRun);
+  EXPECT_EQ(back.speedup, 1.25);
+  EXPECT_EQ(back.abs_latency_ms, 2.5);
+  EXPECT_EQ(back.eager_latency_ms, 3.125);
+  EXPECT_EQ(back.compilation_latency_s, 0.5);
+  EXPECT_TRUE(std::isnan(back.p_value));  // NaN travels as null
+  EXPECT_EQ(back.samples_s, row.samples_s);
+  EXPECT_EQ(back.eager_samples_s, row.eager_samples_s);
+  EXPECT_EQ(back.counters.at("hits"), 3);
+  EXPECT_THROW(row_from_json_line("{\"model\": \"cut of"), std::runtime_error);
+  EXPECT_THROW(row_from_json_line("[1,2]"), std::runtime_error);
+  EXPECT_THROW(row_from_json_line("{\"batch_size\": \"eight\"}"), std::runtime_error);
+}
+
+TEST(CsvReader, FieldsQuotesAndLineEnds) {
+  using Records = std::vector<std::vector<std::string>>;
+  EXPECT_EQ(parse_csv(""), Records{});
+  EXPECT_EQ(parse_csv("a,b\n1,2\n"), (Records{{"a", "b"}, {"1", "2"}}));
+  EXPECT_EQ(parse_csv("a,b\r\n1,\r\n"), (Records{{"a", "b"}, {"1", ""}}));
+  EXPECT_EQ(parse_csv("x,\"a,b\"\"c\nd\",y"), (Records{{"x", "a,b\"c\nd", "y"}}));
+  EXPECT_EQ(parse_csv("a,"), (Records{{"a", ""}}));
+  EXPECT_THROW(parse_csv("a,\"open"), CsvParseError);
+  EXPECT_THROW(parse_csv("a,b\"c"), CsvParseError);
+  EXPECT_THROW(parse_csv("\"a\"b"), CsvParseError);
+  EXPECT_THROW(parse_csv("a\rb"), CsvParseError);
+}
+
+TEST(CsvReader, ReadsBackWhatTheWriterWrote) {
+  const auto dir = fresh_temp_directory("csv-roundtrip");
+  const auto path = (dir / "rows.csv").string();
+  ResultRow pass;
+  pass.model = "LinearModel";
+  pass.backend = "ts";
+  pass.batch_size = 2;
+  pass.speedup = 1.5;
+  pass.p_value = 0.01;
+  ResultRow failed;
+  failed.model = "Odd, \"quoted\" model";
+  failed.backend = "ofi";
+  failed.status = status::kCrash;
+  failed.error = "killed by signal SIGSEGV";
+  {
+    CsvWriter writer(path);
+    writer.write(pass);
+    writer.write(failed);
+  }
+  const auto state = prepare_resume(path);
+  ASSERT_EQ(state.rows.size(), 2u);
+  EXPECT_EQ(state.rows[0].model, "LinearModel");
+  EXPECT_DOUBLE_EQ(state.rows[0].speedup, 1.5);
+  EXPECT_DOUBLE_EQ(state.rows[0].p_value, 0.01);
+  EXPECT_EQ(state.rows[1].model, failed.model);
+  EXPECT_EQ(state.rows[1].status, "crash");
+  EXPECT_EQ(state.missing_backends("LinearModel", {"eager", "ts", "ofi"}),
+            (std::vector<std::string>{"eager", "ofi"}));
+
+  // Appending keeps the header single and the old rows.
+  {
+    CsvWriter writer(path, /*append=*/true);
+    ResultRow more = pass;
+    more.backend = "eager";
+    writer.write(more);
+  }
+  EXPECT_EQ(prepare_resume(path).rows.size(), 3u);
+}
+
+TEST(Resume, CutOffLastLineIsDroppedAndBadFilesNameTheFix) {
+  const auto dir = fresh_temp_directory("resume");
+  const auto path = (dir / "rows.csv").string();
+  EXPECT_TRUE(prepare_resume(path).rows.empty());  // no file yet: nothing done
+  { std::ofstream(path) << csv_header() << "\ncpu,A,1,1.0,1,0,,eager,,1,pass,\ncpu,B,1,"; }
+  const auto state = prepare_resume(path);
+  ASSERT_EQ(state.rows.size(), 1u);
+  EXPECT_EQ(state.rows[0].model, "A");
+  EXPECT_EQ(read_file(path).back(), '\n');
+
+  { std::ofstream(path) << "some,other,header\n1,2,3\n"; }
+  EXPECT_CONTAINS(usage_error_of([&] { prepare_resume(path); }), "header");
+  { std::ofstream(path) << csv_header() << "\ncpu,\"A,1\n"; }
+  EXPECT_CONTAINS(usage_error_of([&] { prepare_resume(path); }), "not a readable CSV");
+  { std::ofstream(path) << csv_header() << "\ncpu,A\n"; }
+  EXPECT_CONTAINS(usage_error_of([&] { prepare_resume(path); }), "fields");
+  EXPECT_CONTAINS(usage_error_of([] { prepare_resume(""); }), "--resume needs --output");
+}
+
+TEST(Isolation, SignalNamesAndOutOfMemoryLabels) {
+  EXPECT_EQ(signal_name(SIGSEGV), "SIGSEGV");
+  EXPECT_EQ(signal_name(SIGABRT), "SIGABRT");
+  EXPECT_EQ(signal_name(77), "signal 77");
+  std::vector<ResultRow> rows(3);
+  rows[0].status = status::kFailToRun;
+  rows[0].error = "std::bad_alloc";
+  rows[1].status = status::kModelFailToLoad;
+  rows[1].error = "[enforce fail at alloc_cpu.cpp:75] DefaultCPUAllocator: can't allocate memory";
+  rows[2].status = status::kFailToRun;
+  rows[2].error = "shape mismatch";
+  mark_out_of_memory(rows);
+  EXPECT_EQ(rows[0].status, "OOM");
+  EXPECT_EQ(rows[1].status, "OOM");
+  EXPECT_EQ(rows[2].status, status::kFailToRun);
+
+  ModelSpec spec = parse_model_spec("path:/a/b.cpp,class:C", "/");
+  EXPECT_EQ(model_spec_text(spec), "path:/a/b.cpp,class:C");
+  EXPECT_EQ(model_spec_text(parse_model_spec("resnet18", "/")), "resnet18");
+}
+
+TEST(OutputCheck, FindsNaNAndInfAnywhere) {
+  EXPECT_FALSE(has_non_finite(torch::ones({2})));
+  EXPECT_FALSE(has_non_finite(torch::ones({2}, torch::kLong)));
+  EXPECT_TRUE(has_non_finite(torch::tensor({1.0f, NAN})));
+  c10::Dict<std::string, torch::Tensor> dict;
+  dict.insert("x", torch::tensor({INFINITY}));
+  auto nested = c10::ivalue::Tuple::create({torch::ones({1}), c10::IValue(dict)});
+  EXPECT_TRUE(has_non_finite(nested));
+  EXPECT_EQ(non_finite_warning(torch::ones({1})), "");
+}
+
+TEST(BackendPlugins, SymbolScanIsSafeOnAnyBytes) {
+  EXPECT_TRUE(exported_backend_names("").empty());
+  EXPECT_TRUE(exported_backend_names("\x7f" "ELF garbage that is too short").empty());
+  std::string header(64, '\0');
+  header[0] = 0x7f, header[1] = 'E', header[2] = 'L', header[3] = 'F', header[4] = 2;
+  header[58] = 64;                               // e_shentsize
+  header[60] = char(0xff), header[61] = char(0xff);  // e_shnum = 65535, no sections there
+  EXPECT_TRUE(exported_backend_names(header).empty());
+  EXPECT_CONTAINS(usage_error_of([] { load_backend_plugin("/no/such/plugin.cpp"); }),
+                  "does not exist");
+  EXPECT_CONTAINS(usage_error_of([] { load_backend_plugin("plugin.txt"); }), ".so");
+  // A real library with no backend in it.
+  EXPECT_CONTAINS(usage_error_of([] {
+                    load_backend_plugin(source_path("examples/model_collection.cpp"));
+                  }),
+                  "exports no backend");
+}
+
+TEST(BackendPlugins, ExamplePluginRegistersAndRunsXnnpack) {
+  const auto names = load_backend_plugin(source_path("examples/plugins/xnnpack_backend.cpp"));
+  ASSERT_EQ(names, std::vector<std::string>{"xnnpack"});
+  auto backend = make_backend("xnnpack");
+  EXPECT_EQ(backend->name(), "xnnpack");
+  RunOptions options;
+  options.backends = {"xnnpack"};
+  options.repeat = 2;
+  options.warmup = 1;
+  const auto rows = run_model_in_process(parse_model_spec("small_convnet", "/"), options);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].status, status::kPass) << rows[0].error;
+  EXPECT_GT(rows[0].counters.at("xnnpack_prepacked_ops"), 0);
+}
+
+// Misbehaving models run in this process: a row each, the run goes on.
+std::vector<ResultRow> run_bad(const std::string& class_name,
+                               std::vector<std::string> backends = {"eager"}) {
+  RunOptions options;
+  options.backends = std::move(backends);
+  options.repeat = 2;
+  options.warmup = 1;
+  return run_model_in_process(
+      parse_model_spec("path:" + source_path("tests/data/bad_models.cpp").string() +
+                           ",class:" + class_name,
+                       "/"),
+      options);
+}
+
+TEST(BadModels, ThrowingForwardIsAnEagerFailRow) {
+  const auto rows = run_bad("ThrowsInForward", {"eager", "ts"});
+  ASSERT_EQ(rows.size(), 2u);
+  for (const auto& row : rows) {
+    EXPECT_EQ(row.status, status::kEagerFailToRun);
+    EXPECT_CONTAINS(row.error, "on purpose");
+  }
+}
+
+TEST(BadModels, NaNOutputPassesWithAWarning) {
+  const auto rows = run_bad("ReturnsNaN", {"eager", "ts"});
+  ASSERT_EQ(rows.size(), 2u);
+  for (const auto& row : rows) {
+    EXPECT_EQ(row.status, status::kPass);
+    EXPECT_EQ(row.error, "warning: eager output holds NaN or Inf");
+  }
+}
+
+TEST(BadModels, NestedOutputsRunOrFailAsRows) {
+  const auto rows = run_bad("NestedOutput", {"eager", "ts", "ofi"});
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0].status, status::kPass) << rows[0].error;
+  for (const auto& row : rows) {
+    EXPECT_TRUE(row.status == status::kPass || row.status == status::kFailToRun)
+        << row.backend << ": " << row.status << " " << row.error;
+  }
+}
+
+TEST(BadModels, NonTensorExampleInputsNameTheFix) {
+  EXPECT_CONTAINS(usage_error_of([] { run_bad("NonTensorInputs"); }), "return tensors only");
+  EXPECT_CONTAINS(usage_error_of([] { run_bad("NoSuchClass"); }), "registered: GoodModel");
+}
+
+TEST(BadModels, UnreadableAndTruncatedArchives) {
+  const auto dir = fresh_temp_directory("bad-archives");
+  std::filesystem::create_directories(dir / "directory.pt");
+  auto load = [](const std::filesystem::path& file) {
+    load_model(parse_model_spec("path:" + file.string() + ",class:A", "/"), LoadOptions{});
+  };
+  EXPECT_NE(usage_error_of([&] { load(dir / "directory.pt"); }), "(no UsageError)");
+  // The first bytes of a real zip archive, then nothing.
+  std::ofstream(dir / "truncated.pt") << std::string("PK\x03\x04\x14\x00\x00\x00", 8);
+  EXPECT_NE(usage_error_of([&] { load(dir / "truncated.pt"); }), "(no UsageError)");
+}
+
+}  // namespace
+}  // namespace tracebench
