@@ -8,6 +8,7 @@
 
 #include "report/console.h"
 #include "report/csv.h"
+#include "runner/accuracy.h"
 #include "runner/performance.h"
 #include "sources/load_model.h"
 #include "tracebench/error.h"
@@ -58,8 +59,7 @@ std::vector<ResultRow> run_one_model(const ModelSpec& spec, const RunOptions& op
   if (!options.input_shapes.empty()) {
     load_options.input_shapes = parse_input_shapes(options.input_shapes);
   }
-  // Same parameters in every run and for every backend.
-  torch::manual_seed(options.seed);
+  load_options.seed = options.seed;  // same parameters in every run and for every backend
   LoadedModel loaded;
   try {
     loaded = load_model(spec, load_options);
@@ -70,7 +70,7 @@ std::vector<ResultRow> run_one_model(const ModelSpec& spec, const RunOptions& op
   } catch (const std::exception& error) {
     return failed_rows(spec, options, status::kModelFailToLoad, error.what());
   }
-  return measure_performance(loaded, options);
+  return options.accuracy ? check_accuracy(loaded, options) : measure_performance(loaded, options);
 }
 
 }  // namespace
@@ -103,18 +103,24 @@ std::vector<ResultRow> run_performance_suite(const RunOptions& options, std::ost
   const auto specs = select_models(options);
   if (options.threads) torch::set_num_threads(static_cast<int>(*options.threads));
   std::unique_ptr<CsvWriter> csv;
-  if (!options.output.empty()) csv = std::make_unique<CsvWriter>(options.output);
+  if (!options.output.empty()) csv = std::make_unique<CsvWriter>(options.output, options.accuracy);
 
   const bool several_backends = options.backends.size() > 1;
   std::vector<ResultRow> all_rows;
   for (const auto& spec : specs) {
     for (auto& row : run_one_model(spec, options)) {
-      out << format_result_line(row, several_backends) << std::endl;
+      out << (options.accuracy ? format_accuracy_line(row, several_backends)
+                               : format_result_line(row, several_backends))
+          << std::endl;
       if (csv) csv->write(row);
       all_rows.push_back(std::move(row));
     }
   }
-  if (several_backends) out << "\n" << format_grid_table(all_rows, options.backends);
+  if (options.accuracy) {
+    out << format_pass_rate(all_rows) << std::endl;
+  } else if (several_backends) {
+    out << "\n" << format_grid_table(all_rows, options.backends);
+  }
   return all_rows;
 }
 
