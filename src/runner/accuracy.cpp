@@ -5,6 +5,7 @@
 #include "accuracy/compare.h"
 #include "accuracy/tolerance.h"
 #include "backends/registry.h"
+#include "runner/error_text.h"
 #include "runner/precision.h"
 #include "runner/training.h"
 
@@ -13,15 +14,6 @@ namespace tracebench {
 namespace {
 
 constexpr int kTrainingIterations = 2;  // so the check sees an updated model train again
-
-std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
-
-std::string error_message(const std::exception& error) {
-  if (auto* c10_error = dynamic_cast<const c10::Error*>(&error)) {
-    return first_line(c10_error->what_without_backtrace());
-  }
-  return first_line(error.what());
-}
 
 c10::IValue as_tuple(std::vector<c10::IValue> elements) {
   return c10::ivalue::Tuple::create(std::move(elements));
@@ -86,7 +78,7 @@ std::vector<ResultRow> check_accuracy(LoadedModel& loaded, const RunOptions& opt
     reference = run_once(*eager, loaded, options, dtype);
     repeat = run_once(*eager, loaded, options, dtype);
   } catch (const std::exception& error) {
-    return fail_all(status::kEagerFailToRun, error_message(error));
+    return fail_all(status::kEagerFailToRun, describe_error(error));
   }
   if (!compare_outputs(reference, repeat, c10::IValue(), Tolerance{0, 1, false}).same) {
     return fail_all(status::kEagerTwoRunsDiffer, "two identically seeded eager runs differ");
@@ -114,7 +106,7 @@ std::vector<ResultRow> check_accuracy(LoadedModel& loaded, const RunOptions& opt
       }
     } catch (const std::exception& error) {
       row.status = status::kFailToRun;
-      row.error = error_message(error);
+      row.error = describe_error(error);
     }
   }
   return rows;

@@ -13,21 +13,13 @@
 #include "measure/schedule.h"
 #include "measure/statistics.h"
 #include "measure/timer.h"
+#include "runner/error_text.h"
 #include "runner/precision.h"
 #include "runner/training.h"
 
 namespace tracebench {
 
 namespace {
-
-std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
-
-std::string error_message(const std::exception& error) {
-  if (auto* c10_error = dynamic_cast<const c10::Error*>(&error)) {
-    return first_line(c10_error->what_without_backtrace());
-  }
-  return first_line(error.what());
-}
 
 // One timed participant: the eager baseline or a requested backend.
 struct Contender {
@@ -45,7 +37,7 @@ struct Contender {
 
 void fail(Contender& contender, const std::exception& error) {
   contender.failed = true;
-  contender.error = error_message(error);
+  contender.error = describe_error(error);
 }
 
 // Inference compiles the shared model; training gives each contender a model

@@ -9,6 +9,7 @@
 #include "report/console.h"
 #include "report/csv.h"
 #include "runner/accuracy.h"
+#include "runner/error_text.h"
 #include "runner/performance.h"
 #include "sources/load_model.h"
 #include "tracebench/error.h"
@@ -47,7 +48,7 @@ std::vector<ResultRow> failed_rows(const ModelSpec& spec, const RunOptions& opti
     row.model = spec.name;
     row.backend = backend;
     row.status = status;
-    row.error = error.substr(0, error.find('\n'));
+    row.error = error;
     rows.push_back(row);
   }
   return rows;
@@ -65,10 +66,8 @@ std::vector<ResultRow> run_one_model(const ModelSpec& spec, const RunOptions& op
     loaded = load_model(spec, load_options);
   } catch (const UsageError&) {
     throw;
-  } catch (const c10::Error& error) {
-    return failed_rows(spec, options, status::kModelFailToLoad, error.what_without_backtrace());
   } catch (const std::exception& error) {
-    return failed_rows(spec, options, status::kModelFailToLoad, error.what());
+    return failed_rows(spec, options, status::kModelFailToLoad, describe_error(error));
   }
   return options.accuracy ? check_accuracy(loaded, options) : measure_performance(loaded, options);
 }

@@ -29,14 +29,17 @@ std::vector<std::string> lines_of(const std::string& text) {
 // The seed's line: device, mode, model padded to 34 columns, "N.NNNx p=N.NN".
 const std::regex kSeedLine(R"(^cpu  eval  LinearModel {24}\d+\.\d{3}x p=\d\.\d{2}$)");
 
-TEST(Cli, SeedCommandWithPythonFile) {
-  auto result = tracebench({"--performance",
-                            "--only=path:" + kSource + "/examples/model_collection.py,class:LinearModel",
-                            "--backend=eager", "-n", "10"});
+void expect_only_the_seed_line(const CommandResult& result) {
   ASSERT_EQ(result.exit_code, 0) << result.output;
   auto lines = lines_of(result.output);
   ASSERT_EQ(lines.size(), 1u) << result.output;
   EXPECT_TRUE(std::regex_match(lines[0], kSeedLine)) << lines[0];
+}
+
+TEST(Cli, SeedCommandWithPythonFile) {
+  expect_only_the_seed_line(tracebench(
+      {"--performance", "--only=path:" + kSource + "/examples/model_collection.py,class:LinearModel",
+       "--backend=eager", "-n", "10"}));
 }
 
 TEST(Cli, SeedCommandWithCppFileAndRelativePath) {
@@ -44,12 +47,9 @@ TEST(Cli, SeedCommandWithCppFileAndRelativePath) {
   // source tree's path relative to it.
   const auto relative =
       std::filesystem::relative(kSource + "/examples/model_collection.cpp").string();
-  auto result = tracebench({"--performance", "--only=path:" + relative + ",class:LinearModel",
-                            "--backend=eager", "-n", "10"});
-  ASSERT_EQ(result.exit_code, 0) << result.output;
-  auto lines = lines_of(result.output);
-  ASSERT_EQ(lines.size(), 1u) << result.output;
-  EXPECT_TRUE(std::regex_match(lines[0], kSeedLine)) << lines[0];
+  expect_only_the_seed_line(tracebench(
+      {"--performance", "--only=path:" + relative + ",class:LinearModel", "--backend=eager", "-n",
+       "10"}));
 }
 
 TEST(Cli, SeveralBackendsPrintNamedLinesAndGridTable) {
