@@ -196,6 +196,35 @@ TEST_F(ScriptedLazyTest, TraceOnceRetracesOnShapeChange) {
   EXPECT_EQ(counter(*compiled, "replays"), 4);
 }
 
+// An op without a lazy lowering (fft runs as an eager fallback on the CPU):
+// trace-every-time still gives eager's results (the fallback splits the graph),
+// trace-once must refuse rather than replay a computation that would treat the
+// fallback's result as a constant.
+TEST_F(ScriptedLazyTest, TraceOnceRefusesEagerFallback) {
+  torch::jit::Module module("WithFft");
+  module.register_parameter("weight", torch::randn({10}), /*is_buffer=*/false);
+  module.define(R"(
+    def forward(self, x):
+        return torch.fft_fft(x * self.weight).abs() + 1.0
+  )");
+  const auto path = dir_ / "with_fft.pt";
+  module.save(path.string());
+  auto model = load_torchscript_model(path, "WithFft");
+  prepare(*model);
+  auto every = compile("lazy_trace_everytime", *model, inputs_);
+  for (int call = 0; call < 2; ++call) {
+    auto inputs = fresh_like(inputs_);
+    expect_close(every->run(inputs), model->forward(inputs), "fft, trace every time");
+  }
+  try {
+    compile("lazy_trace_once", *model, inputs_);
+    FAIL() << "lazy_trace_once accepted a forward pass with an eager fallback";
+  } catch (const c10::Error& error) {
+    EXPECT_NE(std::string(error.what()).find("eager fallback"), std::string::npos)
+        << error.what();
+  }
+}
+
 }  // namespace
 }  // namespace tracebench
 
