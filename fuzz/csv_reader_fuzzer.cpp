@@ -22,10 +22,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } catch (const tracebench::CsvParseError&) {
   }
   // Also through the row reader, behind a valid header so the fields are read.
-  try {
-    tracebench::rows_from_csv(tracebench::csv_header() + "\n" + text);
-  } catch (const tracebench::CsvParseError&) {
-  } catch (const tracebench::UsageError&) {
+  for (const bool accuracy : {false, true}) {
+    const std::string header =
+        accuracy ? tracebench::accuracy_csv_header() : tracebench::csv_header();
+    try {
+      tracebench::rows_from_csv(header + "\n" + text, accuracy);
+    } catch (const tracebench::CsvParseError&) {
+    } catch (const tracebench::UsageError&) {
+    }
   }
   return 0;
 }

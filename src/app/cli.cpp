@@ -20,11 +20,26 @@ constexpr const char* kDescription =
     "  tracebench --performance --backend=eager,ts,ofi -k resnet18\n"
     "  tracebench list";
 
-void add_run_options(CLI::App& app, RunOptions& options, bool& performance, bool& training) {
+struct ModeFlags {
+  bool performance = false, training = false, bfloat16 = false, amp = false;
+};
+
+void add_run_options(CLI::App& app, RunOptions& options, ModeFlags& flags) {
   app.option_defaults()->always_capture_default();
-  app.add_flag("--performance", performance, "Measure speedup over eager (the only mode so far)");
-  app.add_flag("--training", training, "Benchmark a training iteration instead of inference");
-  app.add_flag("--inference", "Benchmark inference (the default)");
+  auto* performance =
+      app.add_flag("--performance", flags.performance, "Measure each backend's speedup over eager");
+  auto* accuracy = app.add_flag("--accuracy", options.accuracy,
+                                "Check each backend's outputs against eager and an fp64 reference");
+  performance->excludes(accuracy);
+  auto* training = app.add_flag("--training", flags.training,
+                                "One training iteration (forward, loss, backward, optimizer step)");
+  training->excludes(app.add_flag("--inference", "Inference (the default)"));
+  auto* float32 = app.add_flag("--float32", "float32 parameters and inputs (the default)");
+  auto* bfloat16 = app.add_flag("--bfloat16", flags.bfloat16, "Cast model and float inputs to bfloat16");
+  auto* amp = app.add_flag("--amp", flags.amp, "CPU autocast to bfloat16 around every call");
+  float32->excludes(bfloat16)->excludes(amp);
+  bfloat16->excludes(amp);
+  app.add_option("--optimizer", options.optimizer, "Optimizer for --training: sgd or adam");
   app.add_option("--only", options.only,
                  "Model to run: a built-in NAME, or path:FILE,class:NAME for a class in a "
                  ".cpp/.pt/.py file (relative paths are from the current directory); repeatable");
@@ -56,8 +71,8 @@ void add_run_options(CLI::App& app, RunOptions& options, bool& performance, bool
 int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   CLI::App app(kDescription, "tracebench");
   RunOptions options;
-  bool performance = false, training = false;
-  add_run_options(app, options, performance, training);
+  ModeFlags flags;
+  add_run_options(app, options, flags);
   add_robustness_options(app, options);
   auto* list = app.add_subcommand("list", "List the built-in models and the backends");
   app.require_subcommand(0, 1);
@@ -78,10 +93,13 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
       print_model_and_backend_list(out);
       return 0;
     }
-    if (!performance) {
-      throw UsageError("choose a mode: --performance (or run `tracebench list`)");
+    if (!flags.performance && !options.accuracy) {
+      throw UsageError("choose a mode: --performance or --accuracy (or run `tracebench list`)");
     }
-    options.mode = training ? Mode::kTraining : Mode::kInference;
+    options.mode = flags.training ? Mode::kTraining : Mode::kInference;
+    options.precision = flags.bfloat16 ? Precision::kBFloat16
+                        : flags.amp    ? Precision::kAmp
+                                       : Precision::kFloat32;
     options.child_args = child_arguments(app);
     if (!options.rows_to.empty()) return run_isolated_child(options);
     run_performance_suite(options, out);

@@ -46,19 +46,31 @@ std::string csv_line(const ResultRow& row) {
          field(row.status) + "," + field(row.error);
 }
 
-CsvWriter::CsvWriter(const std::string& path, bool append) : path_(path) {
+std::string accuracy_csv_header() { return "dev,name,batch_size,accuracy,backend,detail"; }
+
+std::string accuracy_csv_line(const ResultRow& row) {
+  return field(row.device) + "," + field(row.model) + "," + std::to_string(row.batch_size) + "," +
+         field(row.status) + "," + field(row.backend) + "," + field(row.error);
+}
+
+CsvWriter::CsvWriter(const std::string& path, bool accuracy, bool append)
+    : path_(path), accuracy_(accuracy) {
   const int flags = O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | (append ? 0 : O_TRUNC);
   fd_ = ::open(path.c_str(), flags, 0644);
   if (fd_ < 0) throw UsageError("cannot write " + path + "; choose a writable --output path");
   struct stat info {};
-  if (!append || (::fstat(fd_, &info) == 0 && info.st_size == 0)) write_line(csv_header());
+  if (!append || (::fstat(fd_, &info) == 0 && info.st_size == 0)) {
+    write_line(accuracy_ ? accuracy_csv_header() : csv_header());
+  }
 }
 
 CsvWriter::~CsvWriter() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-void CsvWriter::write(const ResultRow& row) { write_line(csv_line(row)); }
+void CsvWriter::write(const ResultRow& row) {
+  write_line(accuracy_ ? accuracy_csv_line(row) : csv_line(row));
+}
 
 void CsvWriter::write_line(const std::string& line) {
   // One write() per line: O_APPEND makes it land whole at the end of the file.

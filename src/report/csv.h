@@ -13,15 +13,19 @@ std::string csv_header();
 /// One row in the header's column order (no trailing newline).
 std::string csv_line(const ResultRow& row);
 
-/// Writes the header, then appends each row as it is measured with a single
-/// write() (O_APPEND), so a run killed midway (even by SIGKILL) leaves every
-/// finished row and never half a line.
+/// Accuracy mode's CSV: "dev,name,batch_size,accuracy,backend,detail".
+std::string accuracy_csv_header();
+std::string accuracy_csv_line(const ResultRow& row);
+
+/// Writes the header (performance or accuracy columns), then appends each row
+/// as it is measured with a single write() (O_APPEND), so a run killed midway
+/// (even by SIGKILL) leaves every finished row and never half a line.
 class CsvWriter {
  public:
   /// Truncates `path` and writes the header; with `append`, keeps what is
   /// there and writes the header only into an empty file. Throws UsageError
   /// if `path` cannot be opened for writing.
-  explicit CsvWriter(const std::string& path, bool append = false);
+  CsvWriter(const std::string& path, bool accuracy, bool append = false);
   ~CsvWriter();
   CsvWriter(const CsvWriter&) = delete;
   CsvWriter& operator=(const CsvWriter&) = delete;
@@ -30,6 +34,7 @@ class CsvWriter {
  private:
   void write_line(const std::string& line);
   std::string path_;
+  bool accuracy_;
   int fd_ = -1;
 };
 

@@ -19,6 +19,9 @@ inline constexpr const char* kModelFailToLoad = "model_fail_to_load";
 inline constexpr const char* kCrash = "crash";      // a signal (SIGSEGV, SIGABRT, ...)
 inline constexpr const char* kOom = "OOM";          // out of memory, or SIGKILL by the kernel
 inline constexpr const char* kTimeout = "timeout";  // ran past --timeout and was killed
+inline constexpr const char* kFailAccuracy = "fail_accuracy";
+inline constexpr const char* kEagerTwoRunsDiffer = "eager_two_runs_differ";
+inline constexpr const char* kUnsupported = "unsupported";  // e.g. ofi with --training
 }  // namespace status
 
 struct ResultRow {

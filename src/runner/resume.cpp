@@ -43,14 +43,16 @@ std::vector<std::string> ResumeState::missing_backends(
   return missing;
 }
 
-std::vector<ResultRow> rows_from_csv(const std::string& text) {
+std::vector<ResultRow> rows_from_csv(const std::string& text, bool accuracy) {
   const auto records = parse_csv(text);
   std::vector<ResultRow> rows;
   if (records.empty()) return rows;
-  const auto expected = split_header(csv_header());
+  const auto expected = split_header(accuracy ? accuracy_csv_header() : csv_header());
   if (records[0] != expected) {
-    throw UsageError("the header of the --output CSV is not this tracebench's; --resume needs a "
-                     "file written by the same version (or drop --resume to start over)");
+    throw UsageError(std::string("the header of the --output CSV is not this tracebench's ") +
+                     (accuracy ? "--accuracy" : "--performance") +
+                     " header; --resume needs a file written by the same version and mode (or "
+                     "drop --resume to start over)");
   }
   auto column = [&](const char* name) {
     for (size_t i = 0; i < expected.size(); ++i) {
@@ -62,7 +64,8 @@ std::vector<ResultRow> rows_from_csv(const std::string& text) {
                speedup = column("speedup"), latency = column("abs_latency"),
                compile = column("compilation_latency"), backend = column("backend"),
                p_value = column("p_value"), eager = column("eager_latency"),
-               status = column("status"), error = column("error");
+               status = column(accuracy ? "accuracy" : "status"),
+               error = column(accuracy ? "detail" : "error");
   for (size_t r = 1; r < records.size(); ++r) {
     const auto& fields = records[r];
     if (fields.size() == 1 && fields[0].empty()) continue;  // blank line
@@ -93,7 +96,7 @@ std::vector<ResultRow> rows_from_csv(const std::string& text) {
   return rows;
 }
 
-ResumeState prepare_resume(const std::string& csv_path) {
+ResumeState prepare_resume(const std::string& csv_path, bool accuracy) {
   if (csv_path.empty()) {
     throw UsageError("--resume needs --output FILE: the CSV of the run to finish");
   }
@@ -112,7 +115,7 @@ ResumeState prepare_resume(const std::string& csv_path) {
     std::filesystem::resize_file(csv_path, keep);
   }
   try {
-    state.rows = rows_from_csv(text);
+    state.rows = rows_from_csv(text, accuracy);
   } catch (const CsvParseError& error) {
     throw UsageError(csv_path + " is not a readable CSV (" + error.what() +
                      "); fix or remove it, or drop --resume");

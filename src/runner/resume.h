@@ -23,14 +23,15 @@ struct ResumeState {
                                             const std::vector<std::string>& backends) const;
 };
 
-/// The rows of a CSV text written by CsvWriter. Throws CsvParseError for text
-/// that is not CSV and UsageError for a header other than csv_header().
-std::vector<ResultRow> rows_from_csv(const std::string& text);
+/// The rows of a CSV text written by CsvWriter (accuracy mode's columns when
+/// `accuracy`). Throws CsvParseError for text that is not CSV and UsageError
+/// for a header other than csv_header() (accuracy_csv_header()).
+std::vector<ResultRow> rows_from_csv(const std::string& text, bool accuracy = false);
 
 /// Reads `csv_path` for --resume. A missing or empty file means nothing is
 /// done yet. A last line without its newline (cut off by a crash of something
 /// other than tracebench) is removed from the file. Throws UsageError naming
 /// the fix if there is no --output, or the file is not one of tracebench's CSVs.
-ResumeState prepare_resume(const std::string& csv_path);
+ResumeState prepare_resume(const std::string& csv_path, bool accuracy = false);
 
 }  // namespace tracebench

@@ -12,7 +12,11 @@
 namespace tracebench {
 
 struct RunOptions {
+  /// --accuracy checks outputs; otherwise --performance measures speed.
+  bool accuracy = false;
   Mode mode = Mode::kInference;
+  Precision precision = Precision::kFloat32;
+  std::string optimizer = "sgd";  // training only: sgd or adam
   /// Model specs from --only; empty means every built-in model.
   std::vector<std::string> only;
   std::vector<std::string> backends = {"eager"};

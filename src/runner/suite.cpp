@@ -8,6 +8,8 @@
 
 #include "report/console.h"
 #include "report/csv.h"
+#include "runner/accuracy.h"
+#include "runner/error_text.h"
 #include "runner/isolation.h"
 #include "runner/performance.h"
 #include "runner/resume.h"
@@ -48,7 +50,7 @@ std::vector<ResultRow> failed_rows(const ModelSpec& spec, const RunOptions& opti
     row.model = spec.name;
     row.backend = backend;
     row.status = status;
-    row.error = error.substr(0, error.find('\n'));
+    row.error = error;
     rows.push_back(row);
   }
   return rows;
@@ -60,19 +62,16 @@ std::vector<ResultRow> run_one_model(const ModelSpec& spec, const RunOptions& op
   if (!options.input_shapes.empty()) {
     load_options.input_shapes = parse_input_shapes(options.input_shapes);
   }
-  // Same parameters in every run and for every backend.
-  torch::manual_seed(options.seed);
+  load_options.seed = options.seed;  // same parameters in every run and for every backend
   LoadedModel loaded;
   try {
     loaded = load_model(spec, load_options);
   } catch (const UsageError&) {
     throw;
-  } catch (const c10::Error& error) {
-    return failed_rows(spec, options, status::kModelFailToLoad, error.what_without_backtrace());
   } catch (const std::exception& error) {
-    return failed_rows(spec, options, status::kModelFailToLoad, error.what());
+    return failed_rows(spec, options, status::kModelFailToLoad, describe_error(error));
   }
-  return measure_performance(loaded, options);
+  return options.accuracy ? check_accuracy(loaded, options) : measure_performance(loaded, options);
 }
 
 }  // namespace
@@ -109,9 +108,12 @@ std::vector<ResultRow> run_performance_suite(const RunOptions& options, std::ost
   const auto specs = select_models(options);
   if (options.threads) torch::set_num_threads(static_cast<int>(*options.threads));
   // --resume: rows already in --output are kept, not rerun (runner/resume.h).
-  ResumeState resume = options.resume ? prepare_resume(options.output) : ResumeState{};
+  ResumeState resume =
+      options.resume ? prepare_resume(options.output, options.accuracy) : ResumeState{};
   std::unique_ptr<CsvWriter> csv;
-  if (!options.output.empty()) csv = std::make_unique<CsvWriter>(options.output, options.resume);
+  if (!options.output.empty()) {
+    csv = std::make_unique<CsvWriter>(options.output, options.accuracy, options.resume);
+  }
 
   const bool several_backends = options.backends.size() > 1;
   const bool isolate = options.isolate && specs.size() > 1;
@@ -121,12 +123,18 @@ std::vector<ResultRow> run_performance_suite(const RunOptions& options, std::ost
     todo.backends = resume.missing_backends(spec.name, options.backends);
     if (todo.backends.empty()) continue;
     for (auto& row : run_model(spec, todo, isolate)) {
-      out << format_result_line(row, several_backends) << std::endl;
+      out << (options.accuracy ? format_accuracy_line(row, several_backends)
+                               : format_result_line(row, several_backends))
+          << std::endl;
       if (csv) csv->write(row);
       all_rows.push_back(std::move(row));
     }
   }
-  if (several_backends) out << "\n" << format_grid_table(all_rows, options.backends);
+  if (options.accuracy) {
+    out << format_pass_rate(all_rows) << std::endl;
+  } else if (several_backends) {
+    out << "\n" << format_grid_table(all_rows, options.backends);
+  }
   return all_rows;
 }
 

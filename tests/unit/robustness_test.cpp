@@ -101,7 +101,7 @@ TEST(CsvReader, ReadsBackWhatTheWriterWrote) {
   failed.status = status::kCrash;
   failed.error = "killed by signal SIGSEGV";
   {
-    CsvWriter writer(path);
+    CsvWriter writer(path, /*accuracy=*/false);
     writer.write(pass);
     writer.write(failed);
   }
@@ -117,7 +117,7 @@ TEST(CsvReader, ReadsBackWhatTheWriterWrote) {
 
   // Appending keeps the header single and the old rows.
   {
-    CsvWriter writer(path, /*append=*/true);
+    CsvWriter writer(path, /*accuracy=*/false, /*append=*/true);
     ResultRow more = pass;
     more.backend = "eager";
     writer.write(more);
