@@ -22,6 +22,7 @@ void validate(const RunOptions& options) {
   }
   if (options.backends.empty()) throw UsageError("--backend is empty; name at least one backend");
   for (const auto& backend : options.backends) make_backend(backend);  // throws if unknown
+  validate_report_options(options);
   if (options.mode == Mode::kTraining) {
     throw UsageError("--training is not supported yet; use --inference");
   }
