@@ -4,6 +4,8 @@
 #include <c10/util/Exception.h>
 
 #include "app/list_command.h"
+#include "app/report_commands.h"
+#include "app/report_options.h"
 #include "runner/suite.h"
 #include "tracebench/error.h"
 
@@ -55,7 +57,9 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   RunOptions options;
   bool performance = false, training = false;
   add_run_options(app, options, performance, training);
+  add_measurement_and_report_options(app, options);
   auto* list = app.add_subcommand("list", "List the built-in models and the backends");
+  const ReportCommands report_commands(app);
   app.require_subcommand(0, 1);
 
   try {
@@ -73,6 +77,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
       print_model_and_backend_list(out);
       return 0;
     }
+    if (auto exit_code = report_commands.run(out, err)) return *exit_code;
     if (!performance) {
       throw UsageError("choose a mode: --performance (or run `tracebench list`)");
     }

@@ -3,12 +3,15 @@
 #include <torch/torch.h>
 
 #include <filesystem>
+#include <iostream>
 #include <memory>
 #include <regex>
 
 #include "report/console.h"
 #include "report/csv.h"
+#include "runner/partition.h"
 #include "runner/performance.h"
+#include "runner/run_recorder.h"
 #include "sources/load_model.h"
 #include "tracebench/error.h"
 #include "zoo/zoo.h"
@@ -100,19 +103,26 @@ std::vector<ModelSpec> select_models(const RunOptions& options) {
 
 std::vector<ResultRow> run_performance_suite(const RunOptions& options, std::ostream& out) {
   validate(options);
-  const auto specs = select_models(options);
+  const auto specs =
+      partition_models(select_models(options), options.total_partitions, options.partition_id);
   if (options.threads) torch::set_num_threads(static_cast<int>(*options.threads));
   std::unique_ptr<CsvWriter> csv;
   if (!options.output.empty()) csv = std::make_unique<CsvWriter>(options.output);
 
+  RunRecorder recorder(options, specs.size(), std::cerr);
+
   const bool several_backends = options.backends.size() > 1;
+  const bool with_ci = several_backends || options.print_ci;
   std::vector<ResultRow> all_rows;
   for (const auto& spec : specs) {
+    recorder.start_model(&spec - specs.data(), spec.name);
     for (auto& row : run_one_model(spec, options)) {
-      out << format_result_line(row, several_backends) << std::endl;
+      recorder.add(row);
+      out << format_result_line(row, several_backends, with_ci) << std::endl;
       if (csv) csv->write(row);
       all_rows.push_back(std::move(row));
     }
+    recorder.finish_model();
   }
   if (several_backends) out << "\n" << format_grid_table(all_rows, options.backends);
   return all_rows;
