@@ -64,7 +64,7 @@ Interval bootstrap_median_ratio_ci(const std::vector<double>& numerator,
 
 bool precise_enough(const Interval& interval, double estimate, double target) {
   return interval.valid() && std::isfinite(estimate) &&
-         interval.half_width() <= target * std::fabs(estimate);
+         interval.half_width() <= target * std::fabs(estimate) * (1 + 1e-9);  // rounding slack
 }
 
 }  // namespace tracebench

@@ -21,7 +21,7 @@ std::string format_result_line(const ResultRow& row, bool with_backend, bool wit
 /// cells), then three summary rows per backend: "geomean" over measured rows
 /// (raw, slowdowns included), "geomean (clamped)" with each speedup below 1
 /// counted as 1.0 (the dynamo dashboard's convention), and "pass rate"
-/// ("2/3 67%": measured rows of all rows).
+/// ("67%": measured rows of all rows; counts are in the HTML summary).
 std::string format_grid_table(const std::vector<ResultRow>& rows,
                               const std::vector<std::string>& backends);
 

@@ -37,14 +37,20 @@ void RunRecorder::start_model(size_t index, const std::string& model) {
   std::string backends;
   for (const auto& backend : options_.backends) backends += (backends.empty() ? "" : ",") + backend;
   progress_.start(index, model, backends);
+  eager_warned_ = false;
 }
 
 void RunRecorder::add(const ResultRow& row) {
   progress_.clear();
   const bool show = options_.print_warnings || ProgressLine::stderr_is_terminal();
+  bool eager_now = false;
   for (const auto& warning : show ? row.warnings : std::vector<std::string>{}) {
+    // Eager's warnings are the same on every row of a model: print them once.
+    if (warning.rfind("eager:", 0) == 0 && eager_warned_) continue;
+    eager_now = eager_now || warning.rfind("eager:", 0) == 0;
     err_ << "tracebench: warning: " << row.model << " " << warning << std::endl;
   }
+  eager_warned_ = eager_warned_ || eager_now;
   report_.rows.push_back(row);
 }
 

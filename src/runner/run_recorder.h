@@ -31,6 +31,7 @@ class RunRecorder {
   std::ostream& err_;
   RunReport report_;
   ProgressLine progress_;
+  bool eager_warned_ = false;
 };
 
 }  // namespace tracebench
