@@ -89,6 +89,7 @@ LoadedModel load_model(const ModelSpec& spec, const LoadOptions& options) {
     }
     loaded.model = entry->make(options.batch_size.value_or(entry->default_batch_size));
   }
+  if (!options.weights.empty()) loaded.model->load_weights(options.weights);
   loaded.inputs = options.input_shapes.empty() ? loaded.model->example_inputs()
                                                : inputs_from_shapes(options.input_shapes);
   if (loaded.inputs.empty()) {

@@ -17,6 +17,8 @@ struct LoadOptions {
   std::optional<int64_t> batch_size;
   /// Float input shapes used instead of get_example_inputs (e.g. {{1,3,224,224}}).
   std::vector<std::vector<int64_t>> input_shapes;
+  /// A state dict saved by Python's torch.save to load into the model; empty: none.
+  std::string weights;
 };
 
 struct LoadedModel {
