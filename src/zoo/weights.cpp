@@ -1,14 +1,12 @@
 #include "zoo/weights.h"
 
-#include <torch/serialize.h>
-
 #include <fstream>
-#include <iterator>
 #include <map>
 #include <sstream>
 #include <vector>
 
 #include "tracebench/error.h"
+#include "zoo/state_dict_reader.h"
 
 namespace tracebench {
 
@@ -35,30 +33,15 @@ std::string name_list(const std::vector<std::string>& names) {
 }
 
 std::map<std::string, torch::Tensor> read_state_dict(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) throw UsageError("cannot open --weights file " + path);
-  std::vector<char> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-  c10::IValue value;
+  if (!std::ifstream(path, std::ios::binary)) throw UsageError("cannot open --weights file " + path);
+  std::vector<std::pair<std::string, torch::Tensor>> items;
   try {
-    value = torch::pickle_load(bytes);
-  } catch (const c10::Error& error) {
-    const std::string what = error.what_without_backtrace();
-    throw UsageError("cannot read --weights file " + path + " (" + what.substr(0, what.find('\n')) +
-                     "); save it with torch.save(model.state_dict(), path)");
+    items = read_torch_save_state_dict(path);
+  } catch (const std::exception& error) {
+    throw UsageError("cannot read --weights file " + path + ": " + error.what() +
+                     "; save it with torch.save(model.state_dict(), path)");
   }
-  if (!value.isGenericDict()) {
-    throw UsageError("--weights file " + path + " holds a " + value.tagKind() +
-                     ", not a state dict; save it with torch.save(model.state_dict(), path)");
-  }
-  std::map<std::string, torch::Tensor> tensors;
-  for (const auto& item : value.toGenericDict()) {
-    if (!item.key().isString() || !item.value().isTensor()) {
-      throw UsageError("--weights file " + path +
-                       " is a dict but not of names to tensors; save model.state_dict()");
-    }
-    tensors.emplace(item.key().toStringRef(), item.value().toTensor());
-  }
-  return tensors;
+  return std::map<std::string, torch::Tensor>(items.begin(), items.end());
 }
 
 }  // namespace
