@@ -61,6 +61,8 @@ void add_run_options(CLI::App& app, RunOptions& options, ModeFlags& flags) {
   app.add_option("--devices", options.device, "Device to run on (this build: cpu)");
   app.add_option("--output", options.output, "Write the rows to this CSV file");
   app.add_option("--seed", options.seed, "Seed for parameters, inputs and the sample order");
+  app.add_option("--weights", options.weights,
+                 "Load a built-in model's parameters from torch.save(model.state_dict(), FILE)");
 }
 
 }  // namespace
@@ -71,6 +73,8 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   ModeFlags flags;
   add_run_options(app, options, flags);
   auto* list = app.add_subcommand("list", "List the built-in models and the backends");
+  bool list_json = false;
+  list->add_flag("--json", list_json, "Print the list as JSON");
   app.require_subcommand(0, 1);
 
   try {
@@ -85,7 +89,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
 
   try {
     if (list->parsed()) {
-      print_model_and_backend_list(out);
+      print_model_and_backend_list(out, list_json);
       return 0;
     }
     if (!flags.performance && !options.accuracy) {

@@ -32,6 +32,7 @@ struct RunOptions {
   std::string device = "cpu";
   std::string output;  // CSV path; empty: no file
   uint64_t seed = 1337;
+  std::string weights;  // --weights: a state dict for the built-in model; empty: none
 };
 
 /// Throws UsageError naming the fix for any option out of range.

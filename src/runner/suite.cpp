@@ -57,6 +57,7 @@ std::vector<ResultRow> failed_rows(const ModelSpec& spec, const RunOptions& opti
 std::vector<ResultRow> run_one_model(const ModelSpec& spec, const RunOptions& options) {
   LoadOptions load_options;
   load_options.batch_size = options.batch_size;
+  load_options.weights = options.weights;
   if (!options.input_shapes.empty()) {
     load_options.input_shapes = parse_input_shapes(options.input_shapes);
   }
