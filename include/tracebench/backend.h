@@ -12,9 +12,14 @@ namespace tracebench {
 
 enum class Mode { kInference, kTraining };
 
+/// --float32 (default), --bfloat16 (model and float inputs cast), --amp (CPU
+/// autocast to bfloat16 around every call).
+enum class Precision { kFloat32, kBFloat16, kAmp };
+
 /// What a backend may use while compiling.
 struct CompileOptions {
   Mode mode = Mode::kInference;
+  Precision precision = Precision::kFloat32;
   /// Inputs representative of every later call (tracing backends record with them).
   std::vector<c10::IValue> example_inputs;
 };
@@ -35,6 +40,9 @@ class Backend {
   virtual std::string name() const = 0;
   /// One line for `tracebench list`.
   virtual std::string description() const = 0;
+  /// Whether compile() accepts Mode::kTraining: the compiled model's outputs
+  /// must then stay connected to the model's parameters through autograd.
+  virtual bool supports_training() const { return false; }
   /// Compiles `model`. May throw: the runner turns that into a `fail_to_run` row.
   virtual std::unique_ptr<CompiledModel> compile(Model& model, const CompileOptions& options) = 0;
 };

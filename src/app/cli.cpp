@@ -19,11 +19,26 @@ constexpr const char* kDescription =
     "  tracebench --performance --backend=eager,ts,ofi -k resnet18\n"
     "  tracebench list";
 
-void add_run_options(CLI::App& app, RunOptions& options, bool& performance, bool& training) {
+struct ModeFlags {
+  bool performance = false, training = false, bfloat16 = false, amp = false;
+};
+
+void add_run_options(CLI::App& app, RunOptions& options, ModeFlags& flags) {
   app.option_defaults()->always_capture_default();
-  app.add_flag("--performance", performance, "Measure speedup over eager (the only mode so far)");
-  app.add_flag("--training", training, "Benchmark a training iteration instead of inference");
-  app.add_flag("--inference", "Benchmark inference (the default)");
+  auto* performance =
+      app.add_flag("--performance", flags.performance, "Measure each backend's speedup over eager");
+  auto* accuracy = app.add_flag("--accuracy", options.accuracy,
+                                "Check each backend's outputs against eager and an fp64 reference");
+  performance->excludes(accuracy);
+  auto* training = app.add_flag("--training", flags.training,
+                                "One training iteration (forward, loss, backward, optimizer step)");
+  training->excludes(app.add_flag("--inference", "Inference (the default)"));
+  auto* float32 = app.add_flag("--float32", "float32 parameters and inputs (the default)");
+  auto* bfloat16 = app.add_flag("--bfloat16", flags.bfloat16, "Cast model and float inputs to bfloat16");
+  auto* amp = app.add_flag("--amp", flags.amp, "CPU autocast to bfloat16 around every call");
+  float32->excludes(bfloat16)->excludes(amp);
+  bfloat16->excludes(amp);
+  app.add_option("--optimizer", options.optimizer, "Optimizer for --training: sgd or adam");
   app.add_option("--only", options.only,
                  "Model to run: a built-in NAME, or path:FILE,class:NAME for a class in a "
                  ".cpp/.pt/.py file (relative paths are from the current directory); repeatable");
@@ -48,6 +63,8 @@ void add_run_options(CLI::App& app, RunOptions& options, bool& performance, bool
   app.add_option("--devices", options.device, "Device to run on (this build: cpu)");
   app.add_option("--output", options.output, "Write the rows to this CSV file");
   app.add_option("--seed", options.seed, "Seed for parameters, inputs and the sample order");
+  app.add_option("--weights", options.weights,
+                 "Load a built-in model's parameters from torch.save(model.state_dict(), FILE)");
 }
 
 }  // namespace
@@ -55,10 +72,12 @@ void add_run_options(CLI::App& app, RunOptions& options, bool& performance, bool
 int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   CLI::App app(kDescription, "tracebench");
   RunOptions options;
-  bool performance = false, training = false;
-  add_run_options(app, options, performance, training);
+  ModeFlags flags;
+  add_run_options(app, options, flags);
   add_measurement_and_report_options(app, options);
   auto* list = app.add_subcommand("list", "List the built-in models and the backends");
+  bool list_json = false;
+  list->add_flag("--json", list_json, "Print the list as JSON");
   const ReportCommands report_commands(app);
   app.require_subcommand(0, 1);
 
@@ -74,14 +93,17 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
 
   try {
     if (list->parsed()) {
-      print_model_and_backend_list(out);
+      print_model_and_backend_list(out, list_json);
       return 0;
     }
     if (auto exit_code = report_commands.run(out, err)) return *exit_code;
-    if (!performance) {
-      throw UsageError("choose a mode: --performance (or run `tracebench list`)");
+    if (!flags.performance && !options.accuracy) {
+      throw UsageError("choose a mode: --performance or --accuracy (or run `tracebench list`)");
     }
-    options.mode = training ? Mode::kTraining : Mode::kInference;
+    options.mode = flags.training ? Mode::kTraining : Mode::kInference;
+    options.precision = flags.bfloat16 ? Precision::kBFloat16
+                        : flags.amp    ? Precision::kAmp
+                                       : Precision::kFloat32;
     run_performance_suite(options, out);
     return 0;
   } catch (const UsageError& error) {

@@ -22,6 +22,7 @@ class EagerBackend final : public Backend {
   std::string description() const override {
     return "the model as written (TorchScript files: JIT graph optimizations off)";
   }
+  bool supports_training() const override { return true; }
   std::unique_ptr<CompiledModel> compile(Model& model, const CompileOptions&) override {
     return std::make_unique<EagerModel>(model);
   }

@@ -16,6 +16,8 @@ std::vector<std::pair<std::string, Factory>>& factories() {
       {"eager", make_eager_backend},
       {"ts", make_torchscript_backend},
       {"ofi", make_optimize_for_inference_backend},
+      {"lazy_trace_everytime", make_lazy_trace_everytime_backend},
+      {"lazy_trace_once", make_lazy_trace_once_backend},
   };
   return all;
 }

@@ -64,11 +64,29 @@ std::string format_speedup(const ResultRow& row, bool with_ci) {
          printf_string("%.2f", row.p_value);
 }
 
-std::string format_result_line(const ResultRow& row, bool with_backend, bool with_ci) {
+namespace {
+
+std::string line_prefix(const ResultRow& row, bool with_backend) {
   std::string line = pad_right(row.device, 4) + " " + pad_right(row.mode, 5) + " " +
                      pad_right(row.model, 34) + " ";
   if (with_backend) line += pad_right(row.backend, 12) + " ";
-  return line + format_speedup(row, with_ci);
+  return line;
+}
+
+}  // namespace
+
+std::string format_result_line(const ResultRow& row, bool with_backend, bool with_ci) {
+  return line_prefix(row, with_backend) + format_speedup(row, with_ci);
+}
+
+std::string format_accuracy_line(const ResultRow& row, bool with_backend) {
+  return line_prefix(row, with_backend) + (row.error.empty() ? row.status : row.status + ": " + row.error);
+}
+
+std::string format_pass_rate(const std::vector<ResultRow>& rows) {
+  size_t passed = 0;
+  for (const auto& row : rows) passed += row.passed() ? 1 : 0;
+  return "accuracy: " + std::to_string(passed) + "/" + std::to_string(rows.size()) + " pass";
 }
 
 std::string format_grid_table(const std::vector<ResultRow>& rows,

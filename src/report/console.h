@@ -17,6 +17,13 @@ std::string format_speedup(const ResultRow& row, bool with_ci = false);
 /// adds the speedup's 95% CI (the runner does for several backends or --ci).
 std::string format_result_line(const ResultRow& row, bool with_backend, bool with_ci = false);
 
+/// Accuracy mode's line: "cpu  eval  resnet18  ofi  pass", or the status and
+/// the worst output's errors.
+std::string format_accuracy_line(const ResultRow& row, bool with_backend);
+
+/// "accuracy: 5/6 pass" over accuracy rows.
+std::string format_pass_rate(const std::vector<ResultRow>& rows);
+
 /// A `+---+` grid of models x backends (speedups, or the status of failed
 /// cells), then three summary rows per backend: "geomean" over measured rows
 /// (raw, slowdowns included), "geomean (clamped)" with each speedup below 1

@@ -58,11 +58,21 @@ std::string csv_line(const ResultRow& row) {
          "," + our_columns(row);
 }
 
-CsvWriter::CsvWriter(const std::string& path) : out_(path, std::ios::trunc) {
-  if (!out_) throw UsageError("cannot write " + path + "; choose a writable --output path");
-  out_ << csv_header() << "\n" << std::flush;
+std::string accuracy_csv_header() { return "dev,name,batch_size,accuracy,backend,detail"; }
+
+std::string accuracy_csv_line(const ResultRow& row) {
+  return field(row.device) + "," + field(row.model) + "," + std::to_string(row.batch_size) + "," +
+         field(row.status) + "," + field(row.backend) + "," + field(row.error);
 }
 
-void CsvWriter::write(const ResultRow& row) { out_ << csv_line(row) << "\n" << std::flush; }
+CsvWriter::CsvWriter(const std::string& path, bool accuracy)
+    : out_(path, std::ios::trunc), accuracy_(accuracy) {
+  if (!out_) throw UsageError("cannot write " + path + "; choose a writable --output path");
+  out_ << (accuracy_ ? accuracy_csv_header() : csv_header()) << "\n" << std::flush;
+}
+
+void CsvWriter::write(const ResultRow& row) {
+  out_ << (accuracy_ ? accuracy_csv_line(row) : csv_line(row)) << "\n" << std::flush;
+}
 
 }  // namespace tracebench

@@ -15,6 +15,9 @@ inline constexpr const char* kPass = "pass";
 inline constexpr const char* kFailToRun = "fail_to_run";
 inline constexpr const char* kEagerFailToRun = "eager_fail_to_run";
 inline constexpr const char* kModelFailToLoad = "model_fail_to_load";
+inline constexpr const char* kFailAccuracy = "fail_accuracy";
+inline constexpr const char* kEagerTwoRunsDiffer = "eager_two_runs_differ";
+inline constexpr const char* kUnsupported = "unsupported";  // e.g. ofi with --training
 }  // namespace status
 
 struct ResultRow {

@@ -2,29 +2,27 @@
 
 #include <ATen/CPUGeneratorImpl.h>
 
+#include <algorithm>
 #include <chrono>
 #include <limits>
 #include <memory>
+#include <optional>
 
+#include "accuracy/compare.h"
+#include "accuracy/tolerance.h"
 #include "backends/registry.h"
 #include "measure/memory.h"
 #include "measure/statistics.h"
 #include "measure/timer.h"
 #include "runner/row_statistics.h"
 #include "runner/sample_budget.h"
+#include "runner/error_text.h"
+#include "runner/precision.h"
+#include "runner/training.h"
 
 namespace tracebench {
 
 namespace {
-
-std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
-
-std::string error_message(const std::exception& error) {
-  if (auto* c10_error = dynamic_cast<const c10::Error*>(&error)) {
-    return first_line(c10_error->what_without_backtrace());
-  }
-  return first_line(error.what());
-}
 
 // One timed participant: the eager baseline or a requested backend.
 struct Contender {
@@ -33,7 +31,9 @@ struct Contender {
   std::unique_ptr<CompiledModel> compiled;
   ResultRow* row = nullptr;  // nullptr for the baseline
   std::vector<double> samples;
+  c10::IValue first_output;
   bool failed = false;
+  std::string status = status::kFailToRun;  // when failed
   std::string error;
   double compile_seconds = 0;
   double first_call_seconds = std::numeric_limits<double>::quiet_NaN();
@@ -42,14 +42,33 @@ struct Contender {
 
 void fail(Contender& contender, const std::exception& error) {
   contender.failed = true;
-  contender.error = error_message(error);
+  contender.error = describe_error(error);
 }
 
-void compile(Contender& contender, Model& model, const CompileOptions& compile_options) {
+// Inference compiles the shared model; training gives each contender a model
+// of its own, since every iteration updates the parameters.
+std::unique_ptr<CompiledModel> compile_for_mode(Backend& backend, LoadedModel& loaded,
+                                                const CompileOptions& compile_options,
+                                                const RunOptions& options) {
+  if (options.mode == Mode::kInference) return backend.compile(*loaded.model, compile_options);
+  auto model = loaded.reload();
+  cast_model(*model, storage_dtype(options.precision));
+  return std::make_unique<TrainingIteration>(backend, std::move(model), compile_options,
+                                             parse_optimizer(options.optimizer));
+}
+
+void compile(Contender& contender, LoadedModel& loaded, const CompileOptions& compile_options,
+             const RunOptions& options) {
   try {
     contender.backend = make_backend(contender.backend_name);
+    if (options.mode == Mode::kTraining && !contender.backend->supports_training()) {
+      contender.failed = true;
+      contender.status = status::kUnsupported;
+      contender.error = contender.backend_name + " does not support --training";
+      return;
+    }
     const auto start = std::chrono::steady_clock::now();
-    contender.compiled = contender.backend->compile(model, compile_options);
+    contender.compiled = compile_for_mode(*contender.backend, loaded, compile_options, options);
     contender.compile_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   } catch (const std::exception& error) {
@@ -60,7 +79,8 @@ void compile(Contender& contender, Model& model, const CompileOptions& compile_o
 void warm_up(Contender& contender, const std::vector<c10::IValue>& inputs, int64_t calls) {
   if (contender.failed) return;
   try {
-    for (int64_t i = 0; i < calls; ++i) contender.compiled->run(inputs);
+    contender.first_output = contender.compiled->run(inputs);
+    for (int64_t i = 1; i < calls; ++i) contender.compiled->run(inputs);
   } catch (const std::exception& error) {
     fail(contender, error);
   }
@@ -110,6 +130,19 @@ void add_measurements(ResultRow& row, const Contender& contender, const Contende
   add_row_statistics(row, seed);
 }
 
+// A speedup for a backend that computes something else means nothing: its
+// first output must match eager's (see performance_check_tolerance).
+void verify_against_eager(Contender& contender, const Contender& eager) {
+  if (contender.failed || eager.failed) return;
+  const auto comparison = compare_outputs(eager.first_output, contender.first_output,
+                                          c10::IValue(), performance_check_tolerance());
+  if (!comparison.same) {
+    contender.failed = true;
+    contender.status = status::kFailAccuracy;
+    contender.error = "not timed, outputs differ from eager: " + comparison.detail;
+  }
+}
+
 void take_sample(Contender& contender, const std::vector<c10::IValue>& inputs,
                  int64_t iterations) {
   if (contender.failed) return;
@@ -129,7 +162,7 @@ void summarize(ResultRow& row, const Contender& contender, const Contender& eage
     return;
   }
   if (contender.failed) {
-    row.status = status::kFailToRun;
+    row.status = contender.status;
     row.error = contender.error;
     return;
   }
@@ -174,27 +207,39 @@ std::vector<ResultRow> measure_performance(LoadedModel& loaded, const RunOptions
   }
 
   // Inference: no autograd state anywhere, and parameters can become constants.
-  torch::NoGradGuard no_grad;
-  loaded.model->set_training(false);
-  for (auto& tensor : loaded.model->tensors()) tensor.requires_grad_(false);
+  std::optional<torch::NoGradGuard> no_grad;
+  if (options.mode == Mode::kInference) {
+    no_grad.emplace();
+    loaded.model->set_training(false);
+    for (auto& tensor : loaded.model->tensors()) tensor.requires_grad_(false);
+  }
+  const auto dtype = storage_dtype(options.precision);
+  cast_model(*loaded.model, dtype);
+  const auto inputs = cast_inputs(loaded.inputs, dtype);
+  AutocastScope autocast(options.precision);
 
   CompileOptions compile_options;
   compile_options.mode = options.mode;
-  compile_options.example_inputs = loaded.inputs;
+  compile_options.precision = options.precision;
+  compile_options.example_inputs = inputs;
   for (auto& contender : contenders) {
-    compile(contender, *loaded.model, compile_options);
-    first_call(contender, loaded.inputs);
-    warm_up(contender, loaded.inputs, options.warmup);
-    measure_memory(contender, loaded.inputs);
+    compile(contender, loaded, compile_options, options);
+    first_call(contender, inputs);
+    // At least one call, whatever --warmup says: its output is verified.
+    warm_up(contender, inputs, std::max<int64_t>(options.warmup, 1));
+    measure_memory(contender, inputs);
+  }
+  if (options.mode == Mode::kInference) {
+    for (size_t i = 1; i < contenders.size(); ++i) verify_against_eager(contenders[i], contenders[0]);
   }
 
   SampleBudget budget(options, contenders.size());
   for (int64_t rep = 0; budget.another_repetition() && !contenders[0].failed; ++rep) {
-    const auto inputs = options.randomize_input
-                            ? randomized_inputs(loaded.inputs, options.seed, rep)
-                            : loaded.inputs;
+    const auto sample_inputs = options.randomize_input
+                                   ? randomized_inputs(inputs, options.seed, rep)
+                                   : inputs;
     for (size_t index : budget.next_order()) {
-      take_sample(contenders[index], inputs, options.iterations_per_run);
+      take_sample(contenders[index], sample_inputs, options.iterations_per_run);
     }
     budget.finish_repetition(sample_views(contenders));
   }

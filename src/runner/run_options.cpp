@@ -1,6 +1,7 @@
 #include "runner/run_options.h"
 
 #include "backends/registry.h"
+#include "runner/training.h"
 #include "tracebench/error.h"
 
 namespace tracebench {
@@ -23,9 +24,7 @@ void validate(const RunOptions& options) {
   if (options.backends.empty()) throw UsageError("--backend is empty; name at least one backend");
   for (const auto& backend : options.backends) make_backend(backend);  // throws if unknown
   validate_report_options(options);
-  if (options.mode == Mode::kTraining) {
-    throw UsageError("--training is not supported yet; use --inference");
-  }
+  parse_optimizer(options.optimizer);                                    // likewise
 }
 
 }  // namespace tracebench

@@ -12,7 +12,11 @@
 namespace tracebench {
 
 struct RunOptions {
+  /// --accuracy checks outputs; otherwise --performance measures speed.
+  bool accuracy = false;
   Mode mode = Mode::kInference;
+  Precision precision = Precision::kFloat32;
+  std::string optimizer = "sgd";  // training only: sgd or adam
   /// Model specs from --only; empty means every built-in model.
   std::vector<std::string> only;
   std::vector<std::string> backends = {"eager"};
@@ -28,6 +32,7 @@ struct RunOptions {
   std::string device = "cpu";
   std::string output;  // CSV path; empty: no file
   uint64_t seed = 1337;
+  std::string weights;  // --weights: a state dict for the built-in model; empty: none
 
   // Measurement and reports (docs/reports.md).
   double target_ci = 0;      // --target-ci: > 0 stops adaptively; 0 keeps --repeat

@@ -10,6 +10,8 @@
 #include "report/console.h"
 #include "report/csv.h"
 #include "runner/partition.h"
+#include "runner/accuracy.h"
+#include "runner/error_text.h"
 #include "runner/performance.h"
 #include "runner/run_recorder.h"
 #include "sources/load_model.h"
@@ -49,7 +51,7 @@ std::vector<ResultRow> failed_rows(const ModelSpec& spec, const RunOptions& opti
     row.model = spec.name;
     row.backend = backend;
     row.status = status;
-    row.error = error.substr(0, error.find('\n'));
+    row.error = error;
     rows.push_back(row);
   }
   return rows;
@@ -58,22 +60,20 @@ std::vector<ResultRow> failed_rows(const ModelSpec& spec, const RunOptions& opti
 std::vector<ResultRow> run_one_model(const ModelSpec& spec, const RunOptions& options) {
   LoadOptions load_options;
   load_options.batch_size = options.batch_size;
+  load_options.weights = options.weights;
   if (!options.input_shapes.empty()) {
     load_options.input_shapes = parse_input_shapes(options.input_shapes);
   }
-  // Same parameters in every run and for every backend.
-  torch::manual_seed(options.seed);
+  load_options.seed = options.seed;  // same parameters in every run and for every backend
   LoadedModel loaded;
   try {
     loaded = load_model(spec, load_options);
   } catch (const UsageError&) {
     throw;
-  } catch (const c10::Error& error) {
-    return failed_rows(spec, options, status::kModelFailToLoad, error.what_without_backtrace());
   } catch (const std::exception& error) {
-    return failed_rows(spec, options, status::kModelFailToLoad, error.what());
+    return failed_rows(spec, options, status::kModelFailToLoad, describe_error(error));
   }
-  return measure_performance(loaded, options);
+  return options.accuracy ? check_accuracy(loaded, options) : measure_performance(loaded, options);
 }
 
 }  // namespace
@@ -107,7 +107,7 @@ std::vector<ResultRow> run_performance_suite(const RunOptions& options, std::ost
       partition_models(select_models(options), options.total_partitions, options.partition_id);
   if (options.threads) torch::set_num_threads(static_cast<int>(*options.threads));
   std::unique_ptr<CsvWriter> csv;
-  if (!options.output.empty()) csv = std::make_unique<CsvWriter>(options.output);
+  if (!options.output.empty()) csv = std::make_unique<CsvWriter>(options.output, options.accuracy);
 
   RunRecorder recorder(options, specs.size(), std::cerr);
 
@@ -118,13 +118,19 @@ std::vector<ResultRow> run_performance_suite(const RunOptions& options, std::ost
     recorder.start_model(&spec - specs.data(), spec.name);
     for (auto& row : run_one_model(spec, options)) {
       recorder.add(row);
-      out << format_result_line(row, several_backends, with_ci) << std::endl;
+      out << (options.accuracy ? format_accuracy_line(row, several_backends)
+                               : format_result_line(row, several_backends, with_ci))
+          << std::endl;
       if (csv) csv->write(row);
       all_rows.push_back(std::move(row));
     }
     recorder.finish_model();
   }
-  if (several_backends) out << "\n" << format_grid_table(all_rows, options.backends);
+  if (options.accuracy) {
+    out << format_pass_rate(all_rows) << std::endl;
+  } else if (several_backends) {
+    out << "\n" << format_grid_table(all_rows, options.backends);
+  }
   return all_rows;
 }
 

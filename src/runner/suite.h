@@ -16,8 +16,9 @@ namespace tracebench {
 /// names match a -k filter (all if none) and no -x exclude, sorted by name.
 std::vector<ModelSpec> select_models(const RunOptions& options);
 
-/// Runs performance mode over the selected models, printing each row to `out`
-/// as it finishes and, with several backends, the grid table at the end.
+/// Runs performance (or accuracy) mode over the selected models, printing each
+/// row to `out` as it finishes and, at the end, the grid table with several
+/// backends (or the accuracy pass rate).
 /// Returns every row. Throws UsageError for a mistake in the options.
 std::vector<ResultRow> run_performance_suite(const RunOptions& options, std::ostream& out);
 

@@ -38,6 +38,23 @@ int64_t leading_dimension(const std::vector<c10::IValue>& inputs) {
   return 1;
 }
 
+std::unique_ptr<Model> build_model(const ModelSpec& spec, const LoadOptions& options) {
+  torch::manual_seed(options.seed);
+  std::unique_ptr<Model> model;
+  if (spec.from_path) {
+    model = load_from_file(spec, options);
+  } else {
+    const ZooEntry* entry = find_zoo_model(spec.name);
+    if (!entry) {
+      throw UsageError("unknown model '" + spec.name + "'; built-in models are " +
+                       known_model_names() + " (or use --only=path:FILE,class:NAME)");
+    }
+    model = entry->make(options.batch_size.value_or(entry->default_batch_size));
+  }
+  if (!options.weights.empty()) model->load_weights(options.weights);
+  return model;
+}
+
 }  // namespace
 
 std::vector<std::vector<int64_t>> parse_input_shapes(const std::string& text) {
@@ -79,16 +96,8 @@ std::vector<c10::IValue> inputs_from_shapes(const std::vector<std::vector<int64_
 LoadedModel load_model(const ModelSpec& spec, const LoadOptions& options) {
   LoadedModel loaded;
   loaded.name = spec.name;
-  if (spec.from_path) {
-    loaded.model = load_from_file(spec, options);
-  } else {
-    const ZooEntry* entry = find_zoo_model(spec.name);
-    if (!entry) {
-      throw UsageError("unknown model '" + spec.name + "'; built-in models are " +
-                       known_model_names() + " (or use --only=path:FILE,class:NAME)");
-    }
-    loaded.model = entry->make(options.batch_size.value_or(entry->default_batch_size));
-  }
+  loaded.model = build_model(spec, options);
+  loaded.reload = [spec, options] { return build_model(spec, options); };
   loaded.inputs = options.input_shapes.empty() ? loaded.model->example_inputs()
                                                : inputs_from_shapes(options.input_shapes);
   if (loaded.inputs.empty()) {

@@ -2,6 +2,7 @@
 // Turns a ModelSpec into a model and the inputs it will be benchmarked with.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -17,6 +18,10 @@ struct LoadOptions {
   std::optional<int64_t> batch_size;
   /// Float input shapes used instead of get_example_inputs (e.g. {{1,3,224,224}}).
   std::vector<std::vector<int64_t>> input_shapes;
+  /// torch's global seed when the model is built: fixes its initial parameters.
+  uint64_t seed = 1337;
+  /// A state dict saved by Python's torch.save to load into the model; empty: none.
+  std::string weights;
 };
 
 struct LoadedModel {
@@ -25,6 +30,9 @@ struct LoadedModel {
   std::vector<c10::IValue> inputs;
   /// The leading dimension of the first tensor input (what the CSV reports).
   int64_t batch_size = 0;
+  /// Builds another instance with identical parameters, for runs that must not
+  /// share state (training, accuracy references).
+  std::function<std::unique_ptr<Model>()> reload;
 };
 
 /// Loads the model. Throws UsageError for anything the user can fix.

@@ -29,14 +29,17 @@ std::vector<std::string> lines_of(const std::string& text) {
 // The seed's line: device, mode, model padded to 34 columns, "N.NNNx p=N.NN".
 const std::regex kSeedLine(R"(^cpu  eval  LinearModel {24}\d+\.\d{3}x p=\d\.\d{2}$)");
 
-TEST(Cli, SeedCommandWithPythonFile) {
-  auto result = tracebench({"--performance",
-                            "--only=path:" + kSource + "/examples/model_collection.py,class:LinearModel",
-                            "--backend=eager", "-n", "10"});
+void expect_only_the_seed_line(const CommandResult& result) {
   ASSERT_EQ(result.exit_code, 0) << result.output;
   auto lines = lines_of(result.output);
   ASSERT_EQ(lines.size(), 1u) << result.output;
   EXPECT_TRUE(std::regex_match(lines[0], kSeedLine)) << lines[0];
+}
+
+TEST(Cli, SeedCommandWithPythonFile) {
+  expect_only_the_seed_line(tracebench(
+      {"--performance", "--only=path:" + kSource + "/examples/model_collection.py,class:LinearModel",
+       "--backend=eager", "-n", "10"}));
 }
 
 TEST(Cli, SeedCommandWithCppFileAndRelativePath) {
@@ -44,12 +47,9 @@ TEST(Cli, SeedCommandWithCppFileAndRelativePath) {
   // source tree's path relative to it.
   const auto relative =
       std::filesystem::relative(kSource + "/examples/model_collection.cpp").string();
-  auto result = tracebench({"--performance", "--only=path:" + relative + ",class:LinearModel",
-                            "--backend=eager", "-n", "10"});
-  ASSERT_EQ(result.exit_code, 0) << result.output;
-  auto lines = lines_of(result.output);
-  ASSERT_EQ(lines.size(), 1u) << result.output;
-  EXPECT_TRUE(std::regex_match(lines[0], kSeedLine)) << lines[0];
+  expect_only_the_seed_line(tracebench(
+      {"--performance", "--only=path:" + relative + ",class:LinearModel", "--backend=eager", "-n",
+       "10"}));
 }
 
 TEST(Cli, SeveralBackendsPrintNamedLinesAndGridTable) {
@@ -136,8 +136,49 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"UnwritableOutput", {"--performance", "--output", "/nonexistent-dir/x.csv", "-k", "Linear"},
                  "choose a writable --output"},
         BadInput{"UnknownFlag", {"--no-such-flag"}, "see tracebench --help"},
-        BadInput{"NoMode", {}, "choose a mode: --performance"}),
+        BadInput{"NoMode", {}, "choose a mode: --performance or --accuracy"},
+        BadInput{"TwoModes", {"--performance", "--accuracy"}, "excludes"},
+        BadInput{"TwoPrecisions", {"--performance", "--bfloat16", "--amp"}, "excludes"},
+        BadInput{"UnknownOptimizer", {"--performance", "--training", "--optimizer", "lbfgs"},
+                 "use --optimizer sgd or --optimizer adam"}),
     [](const ::testing::TestParamInfo<BadInput>& info) { return info.param.name; });
+
+TEST(Cli, AccuracyModePrintsAStatusPerRowAndThePassRate) {
+  const auto csv = std::filesystem::temp_directory_path() / "tracebench-e2e-accuracy.csv";
+  auto result = tracebench({"--accuracy", "--backend=eager,ofi", "-k", "small_convnet",
+                            "--batch-size", "2", "--output", csv.string()});
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_TRUE(std::regex_search(result.output,
+                                std::regex(R"(cpu  eval  small_convnet {21}\s+ofi +pass
+)")))
+      << result.output;
+  EXPECT_NE(result.output.find("accuracy: 2/2 pass"), std::string::npos) << result.output;
+  std::ifstream in(csv);
+  std::string header, row;
+  std::getline(in, header);
+  std::getline(in, row);
+  EXPECT_EQ(header, "dev,name,batch_size,accuracy,backend,detail");
+  EXPECT_EQ(row, "cpu,small_convnet,2,pass,eager,");
+}
+
+TEST(Cli, TrainingPrintsTrainLinesAndMarksUnsupportedBackends) {
+  auto result = tracebench({"--performance", "--training", "--backend=eager,ts,ofi", "-k",
+                            "small_convnet", "--batch-size", "2", "-n", "3"});
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_TRUE(std::regex_search(result.output,
+                                std::regex(R"(cpu  train small_convnet {21}\s+ts +\d+\.\d{3}x)")))
+      << result.output;
+  EXPECT_NE(result.output.find("unsupported: ofi does not support --training"), std::string::npos);
+}
+
+TEST(Cli, Bfloat16AndAmpRun) {
+  for (const char* precision : {"--bfloat16", "--amp"}) {
+    auto result = tracebench({"--performance", precision, "--backend=eager,ts", "-k",
+                              "small_convnet", "--batch-size", "2", "-n", "3"});
+    ASSERT_EQ(result.exit_code, 0) << result.output;
+    EXPECT_EQ(result.output.find("fail"), std::string::npos) << precision << "\n" << result.output;
+  }
+}
 
 TEST(Cli, UnknownClassInPythonFileIsOneLine) {
   auto result = tracebench(

@@ -1,0 +1,125 @@
+#include "accuracy/compare.h"
+
+#include <torch/torch.h>
+
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+namespace tracebench {
+
+namespace {
+
+struct Leaf {
+  std::string path;
+  c10::IValue value;
+};
+
+void flatten(const c10::IValue& value, const std::string& path, std::vector<Leaf>& leaves) {
+  if (value.isTuple()) {
+    const auto& elements = value.toTupleRef().elements();
+    for (size_t i = 0; i < elements.size(); ++i) {
+      flatten(elements[i], path + "[" + std::to_string(i) + "]", leaves);
+    }
+  } else if (value.isList()) {
+    const auto list = value.toListRef();
+    for (size_t i = 0; i < list.size(); ++i) {
+      flatten(list[i], path + "[" + std::to_string(i) + "]", leaves);
+    }
+  } else if (value.isGenericDict()) {
+    for (const auto& entry : value.toGenericDict()) {
+      flatten(entry.value(), path + "[" + entry.key().tagKind() + ":" +
+                                 (entry.key().isString() ? entry.key().toStringRef() : "?") + "]",
+              leaves);
+    }
+  } else {
+    leaves.push_back({path, value});
+  }
+}
+
+std::string format(const char* pattern, double a, double b = 0, double c = 0, double d = 0) {
+  char buffer[256];
+  std::snprintf(buffer, sizeof buffer, pattern, a, b, c, d);
+  return buffer;
+}
+
+// Why one tensor fails ("" when it passes), and how badly: failures are
+// ranked by max abs error, structural ones first.
+struct TensorVerdict {
+  std::string reason;
+  double severity = INFINITY;
+};
+
+TensorVerdict compare_tensor(const at::Tensor& expected, const at::Tensor& actual,
+                             const at::Tensor* fp64, const Tolerance& tolerance) {
+  if (expected.scalar_type() != actual.scalar_type()) {
+    return {std::string("dtype ") + c10::toString(actual.scalar_type()) + " instead of " +
+            c10::toString(expected.scalar_type())};
+  }
+  if (expected.sizes() != actual.sizes()) return {"shape differs"};
+  if (!expected.is_floating_point()) {
+    return {torch::equal(expected, actual) ? "" : "integer values differ"};
+  }
+  const auto e = expected.to(torch::kFloat64), a = actual.to(torch::kFloat64);
+  if (tolerance.cosine) {
+    const double cosine =
+        torch::cosine_similarity(e.flatten(), a.flatten(), 0, 1e-12).item<double>();
+    return {cosine >= 0.99 ? "" : format("cosine similarity %.4f < 0.99", cosine), 1 - cosine};
+  }
+  if (torch::allclose(a, e, tolerance.tol, tolerance.tol, /*equal_nan=*/true)) return {};
+
+  const auto abs_error = (a - e).abs();
+  const double max_abs = abs_error.max().item<double>();
+  const double max_rel = (abs_error / e.abs().clamp_min(1e-12)).max().item<double>();
+  std::string detail = format("max abs error %.3g, max rel error %.3g", max_abs, max_rel);
+  if (!fp64) return {detail + "; no fp64 reference", max_abs};
+  const double eager_error = rmse(*fp64, expected), backend_error = rmse(*fp64, actual);
+  detail += format("; rmse from fp64: backend %.3g, eager %.3g", backend_error, eager_error);
+  if (std::isnan(eager_error) && std::isnan(backend_error)) return {};
+  const bool within = backend_error <= tolerance.rmse_multiplier * eager_error + tolerance.tol / 10;
+  return {within ? "" : detail, max_abs};
+}
+
+}  // namespace
+
+double rmse(const at::Tensor& a, const at::Tensor& b) {
+  const auto difference = a.to(torch::kFloat64) - b.to(torch::kFloat64);
+  return std::sqrt(difference.pow(2).mean().item<double>());
+}
+
+Comparison compare_outputs(const c10::IValue& expected, const c10::IValue& actual,
+                           const c10::IValue& fp64_reference, const Tolerance& tolerance) {
+  std::vector<Leaf> want, got, truth;
+  flatten(expected, "output", want);
+  flatten(actual, "output", got);
+  if (!fp64_reference.isNone()) flatten(fp64_reference, "output", truth);
+  if (want.size() != got.size()) {
+    return {false, "output structure differs: " + std::to_string(got.size()) + " leaves instead of " +
+                       std::to_string(want.size())};
+  }
+  Comparison result;
+  double worst = -1;
+  for (size_t i = 0; i < want.size(); ++i) {
+    const auto& w = want[i].value;
+    const auto& g = got[i].value;
+    TensorVerdict verdict;
+    if (w.isTensor() != g.isTensor()) {
+      verdict.reason = "a tensor on one side only";
+    } else if (w.isTensor()) {
+      const bool has_truth = truth.size() == want.size() && truth[i].value.isTensor();
+      verdict = compare_tensor(w.toTensor(), g.toTensor(),
+                               has_truth ? &truth[i].value.toTensor() : nullptr, tolerance);
+    } else if (!(w == g)) {
+      verdict.reason = "values differ";
+    }
+    if (verdict.reason.empty()) continue;
+    result.same = false;
+    if (verdict.severity > worst) {
+      worst = verdict.severity;
+      result.detail = want[i].path + ": " + verdict.reason;
+    }
+  }
+  return result;
+}
+
+}  // namespace tracebench

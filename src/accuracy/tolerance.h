@@ -1,0 +1,20 @@
+#pragma once
+// The one table of accuracy tolerances: per precision and mode, with
+// per-model overrides that carry their reason.
+
+#include <string>
+
+#include "accuracy/compare.h"
+#include "tracebench/backend.h"
+
+namespace tracebench {
+
+/// Tolerance for comparing a backend's outputs with eager's.
+Tolerance tolerance_for(const std::string& model, Mode mode, Precision precision);
+
+/// The looser check performance mode applies to a backend's first output:
+/// cosine similarity, enough to catch a backend that computes something else
+/// without an fp64 reference run (which --accuracy does).
+Tolerance performance_check_tolerance();
+
+}  // namespace tracebench

@@ -1,0 +1,235 @@
+#include "backends/lazy_common.h"
+
+#include <torch/csrc/jit/frontend/tracer.h>
+#include <torch/csrc/jit/ir/constants.h>
+#include <torch/csrc/jit/passes/dead_code_elimination.h>
+#include <torch/csrc/lazy/backend/backend_interface.h>
+#include <torch/csrc/lazy/core/metrics.h>
+#include <torch/csrc/lazy/core/tensor.h>
+#include <torch/csrc/lazy/ts_backend/ts_backend_impl.h>
+
+#include <mutex>
+
+#include "tracebench/error.h"
+
+namespace tracebench::lazy {
+
+void ensure_lazy_backend() {
+  static std::once_flag once;
+  std::call_once(once, [] { torch::lazy::InitTorchScriptBackend(); });
+  // 1.13's TS backend picks CUDA when LTC_TS_CUDA is set or
+  // FLAGS_torch_lazy_ts_cuda is on; this build has no CUDA and the benchmark
+  // compares against CPU eager, so insist on the CPU.
+  const auto* backend = torch::lazy::getBackend();
+  TORCH_CHECK(backend->EagerFallbackDeviceType() == c10::kCPU,
+              "the LTC TorchScript backend is not set to the CPU (unset LTC_TS_CUDA)");
+}
+
+c10::Device lazy_device() { return c10::Device(c10::kLazy, 0); }
+
+torch::lazy::BackendDevice lazy_backend_device() {
+  return torch::lazy::getBackend()->GetBackendDevice(lazy_device());
+}
+
+namespace {
+
+// Turns tensor constants of the (top-level) graph into inputs inserted at
+// `position`, returning their values. Nested blocks do not occur in traces.
+std::vector<at::Tensor> lift_tensor_constants(torch::jit::Graph& graph, size_t position) {
+  std::vector<at::Tensor> lifted;
+  for (auto it = graph.nodes().begin(); it != graph.nodes().end();) {
+    torch::jit::Node* node = *it;
+    ++it;
+    for (torch::jit::Block* block : node->blocks()) {
+      for (torch::jit::Node* inner : block->nodes()) {
+        TORCH_CHECK(inner->kind() != c10::prim::Constant ||
+                        !inner->output()->type()->isSubtypeOf(*c10::TensorType::get()),
+                    "lazy backends: tensor constant inside a nested block is not supported");
+      }
+    }
+    if (node->kind() != c10::prim::Constant ||
+        !node->output()->type()->isSubtypeOf(*c10::TensorType::get())) {
+      continue;
+    }
+    auto value = torch::jit::toIValue(node->output());
+    TORCH_INTERNAL_ASSERT(value && value->isTensor());
+    torch::jit::Value* input = graph.insertInput(position + lifted.size());
+    input->setType(node->output()->type());
+    node->output()->replaceAllUsesWith(input);
+    node->destroy();
+    lifted.push_back(value->toTensor());
+  }
+  return lifted;
+}
+
+// Factory ops in a trace carry the device they ran on as a constant: make
+// them create lazy tensors instead of CPU ones.
+void redirect_cpu_device_constants(torch::jit::Graph& graph) {
+  for (auto it = graph.nodes().begin(); it != graph.nodes().end();) {
+    torch::jit::Node* node = *it;
+    ++it;
+    if (node->kind() != c10::prim::Constant ||
+        node->output()->type()->kind() != c10::TypeKind::DeviceObjType) {
+      continue;
+    }
+    auto value = torch::jit::toIValue(node->output());
+    if (!value || !value->isDevice() || value->toDevice().type() != c10::kCPU) continue;
+    torch::jit::WithInsertPoint guard(node);
+    torch::jit::Value* lazy = graph.insertConstant(c10::IValue(lazy_device()));
+    node->output()->replaceAllUsesWith(lazy);
+    node->destroy();
+  }
+}
+
+// The tracer records convolutions as aten::_convolution, which has no lazy
+// kernel (it reaches convolution_overrideable and throws); aten::convolution
+// has one. Rewrite, dropping _convolution's cuDNN/benchmark flags.
+void use_lazy_convolution(torch::jit::Graph& graph) {
+  for (auto it = graph.nodes().begin(); it != graph.nodes().end();) {
+    torch::jit::Node* node = *it;
+    ++it;
+    if (node->kind() != c10::aten::_convolution || node->inputs().size() < 9) continue;
+    torch::jit::WithInsertPoint guard(node);
+    torch::jit::Node* conv = graph.create(c10::aten::convolution, node->inputs().slice(0, 9));
+    graph.insertNode(conv);
+    conv->output()->setType(node->output()->type());
+    node->output()->replaceAllUsesWith(conv->output());
+    node->destroy();
+  }
+}
+
+}  // namespace
+
+ParameterizedGraph trace_with_parameter_inputs(Model& model,
+                                               const std::vector<c10::IValue>& inputs) {
+  torch::NoGradGuard no_grad;
+  std::vector<at::Tensor> tensors = model.tensors();
+  torch::jit::Stack stack;
+  for (const auto& tensor : tensors) stack.emplace_back(tensor);
+  for (const auto& input : inputs) stack.push_back(input);
+  const size_t resident_count = tensors.size();
+  auto forward = [&model, resident_count](torch::jit::Stack traced) -> torch::jit::Stack {
+    std::vector<c10::IValue> model_inputs(traced.begin() + resident_count, traced.end());
+    return {model.forward(model_inputs)};
+  };
+  auto traced = torch::jit::tracer::trace(
+      std::move(stack), forward, [](const torch::autograd::Variable&) { return std::string(); },
+      /*strict=*/false, /*force_outplace=*/false);
+  auto graph = traced.first->graph;
+  torch::jit::EliminateDeadCode(graph);
+  auto lifted = lift_tensor_constants(*graph, resident_count);
+  redirect_cpu_device_constants(*graph);
+  use_lazy_convolution(*graph);
+  torch::jit::EliminateDeadCode(graph);
+  for (auto& tensor : lifted) tensors.push_back(tensor);
+  TORCH_INTERNAL_ASSERT(graph->inputs().size() == tensors.size() + inputs.size());
+  return {graph, std::move(tensors)};
+}
+
+at::Tensor to_lazy_data(const at::Tensor& tensor) {
+  at::Tensor lazy = tensor.detach().to(lazy_device());
+  // Give the lazy tensor its device data now. Otherwise its first use would
+  // create an anonymous DeviceData IR node, and the tensor itself would count
+  // as pending IR at the next sync (an extra graph output).
+  torch::lazy::GetLtcTensor(lazy)->GetDataHandle();
+  return lazy;
+}
+
+std::vector<c10::IValue> to_lazy(const std::vector<c10::IValue>& inputs) {
+  std::vector<c10::IValue> lazy;
+  lazy.reserve(inputs.size());
+  for (const auto& input : inputs) {
+    if (input.isTensor()) {
+      lazy.emplace_back(to_lazy_data(input.toTensor()));
+    } else {
+      lazy.push_back(input);
+    }
+  }
+  return lazy;
+}
+
+LazyProgram::LazyProgram(ParameterizedGraph traced)
+    : graph_(std::move(traced.graph)),
+      // The plain interpreter: no profiling, no specialization. It only has to
+      // dispatch each op once to the lazy tensors, which record them.
+      code_(graph_, "tracebench_lazy_forward"),
+      resident_cpu_(std::move(traced.resident)) {
+  torch::NoGradGuard no_grad;
+  resident_lazy_.reserve(resident_cpu_.size());
+  for (const auto& tensor : resident_cpu_) {
+    resident_lazy_.push_back(to_lazy_data(tensor));
+  }
+}
+
+c10::IValue LazyProgram::record(const std::vector<c10::IValue>& cpu_inputs) const {
+  return record_lazy(to_lazy(cpu_inputs));
+}
+
+c10::IValue LazyProgram::record_lazy(const std::vector<c10::IValue>& lazy_inputs) const {
+  torch::jit::Stack stack;
+  stack.reserve(resident_lazy_.size() + lazy_inputs.size());
+  for (const auto& tensor : resident_lazy_) stack.emplace_back(tensor);
+  for (const auto& input : lazy_inputs) stack.push_back(input);
+  torch::jit::InterpreterState(code_).run(stack);
+  TORCH_INTERNAL_ASSERT(stack.size() == 1);
+  return stack.front();
+}
+
+void flatten_tensors(const c10::IValue& value, std::vector<at::Tensor>& out) {
+  if (value.isTensor()) {
+    out.push_back(value.toTensor());
+  } else if (value.isTuple()) {
+    for (const auto& element : value.toTupleRef().elements()) flatten_tensors(element, out);
+  } else if (value.isList()) {
+    for (const auto& element : value.toListRef()) flatten_tensors(element, out);
+  } else if (value.isGenericDict()) {
+    for (const auto& entry : value.toGenericDict()) flatten_tensors(entry.value(), out);
+  }
+}
+
+c10::IValue unflatten_tensors(const c10::IValue& like, const std::vector<at::Tensor>& tensors,
+                              size_t& next) {
+  if (like.isTensor()) return tensors.at(next++);
+  if (like.isTuple()) {
+    std::vector<c10::IValue> elements;
+    for (const auto& element : like.toTupleRef().elements()) {
+      elements.push_back(unflatten_tensors(element, tensors, next));
+    }
+    return c10::ivalue::Tuple::create(std::move(elements));
+  }
+  if (like.isTensorList()) {
+    c10::List<at::Tensor> list;
+    for (size_t i = 0; i < like.toTensorList().size(); ++i) list.push_back(tensors.at(next++));
+    return list;
+  }
+  if (like.isList()) {
+    auto list = like.toList().copy();
+    for (size_t i = 0; i < list.size(); ++i) list.set(i, unflatten_tensors(list.get(i), tensors, next));
+    return list;
+  }
+  if (like.isGenericDict()) {
+    auto dict = like.toGenericDict().copy();
+    for (auto& entry : dict) entry.setValue(unflatten_tensors(entry.value(), tensors, next));
+    return dict;
+  }
+  return like;
+}
+
+std::map<std::string, int64_t> eager_fallback_counts() {
+  std::map<std::string, int64_t> counts;
+  for (const auto& name : torch::lazy::GetCounterNames()) {
+    if (name.rfind("aten::", 0) != 0) continue;
+    if (auto* counter = torch::lazy::GetCounter(name)) counts[name] = counter->Value();
+  }
+  return counts;
+}
+
+CompileCounts CompileCounts::now() {
+  auto value = [](const char* name) -> int64_t {
+    auto* counter = torch::lazy::GetCounter(name);
+    return counter ? counter->Value() : 0;
+  };
+  return {value("CachedCompile"), value("UncachedCompile")};
+}
+
+}  // namespace tracebench::lazy

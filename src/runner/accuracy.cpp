@@ -1,0 +1,115 @@
+#include "runner/accuracy.h"
+
+#include <optional>
+
+#include "accuracy/compare.h"
+#include "accuracy/tolerance.h"
+#include "backends/registry.h"
+#include "runner/error_text.h"
+#include "runner/precision.h"
+#include "runner/training.h"
+
+namespace tracebench {
+
+namespace {
+
+constexpr int kTrainingIterations = 2;  // so the check sees an updated model train again
+
+c10::IValue as_tuple(std::vector<c10::IValue> elements) {
+  return c10::ivalue::Tuple::create(std::move(elements));
+}
+
+// Runs `backend` on a fresh copy of the model in `dtype` and returns what is
+// compared: the outputs (inference), or the last iteration's outputs and loss
+// plus every parameter and gradient (training).
+c10::IValue run_once(Backend& backend, LoadedModel& loaded, const RunOptions& options,
+                     c10::ScalarType dtype) {
+  auto model = loaded.reload();
+  cast_model(*model, dtype);
+  const auto inputs = cast_inputs(loaded.inputs, dtype);
+  AutocastScope autocast(dtype == torch::kFloat64 ? Precision::kFloat32 : options.precision);
+  CompileOptions compile_options;
+  compile_options.mode = options.mode;
+  compile_options.precision = options.precision;
+  compile_options.example_inputs = inputs;
+  torch::manual_seed(options.seed);  // dropout and other random ops draw the same numbers
+
+  if (options.mode == Mode::kInference) {
+    torch::NoGradGuard no_grad;
+    model->set_training(false);
+    for (auto& tensor : model->tensors()) tensor.requires_grad_(false);
+    return backend.compile(*model, compile_options)->run(inputs);
+  }
+  TrainingIteration iteration(backend, std::move(model), compile_options,
+                              parse_optimizer(options.optimizer));
+  c10::IValue last;
+  for (int i = 0; i < kTrainingIterations; ++i) last = iteration.run(inputs);
+  std::vector<c10::IValue> compared = {last};
+  for (auto& tensor : iteration.parameters_and_gradients()) compared.emplace_back(tensor);
+  return as_tuple(std::move(compared));
+}
+
+ResultRow row_for(const LoadedModel& loaded, const RunOptions& options, const std::string& backend) {
+  ResultRow row;
+  row.model = loaded.name;
+  row.backend = backend;
+  row.batch_size = loaded.batch_size;
+  row.mode = options.mode == Mode::kTraining ? "train" : "eval";
+  return row;
+}
+
+}  // namespace
+
+std::vector<ResultRow> check_accuracy(LoadedModel& loaded, const RunOptions& options) {
+  std::vector<ResultRow> rows;
+  for (const auto& backend : options.backends) rows.push_back(row_for(loaded, options, backend));
+  auto fail_all = [&](const char* status, const std::string& error) {
+    for (auto& row : rows) {
+      row.status = status;
+      row.error = error;
+    }
+    return rows;
+  };
+
+  auto eager = make_backend("eager");
+  const auto dtype = storage_dtype(options.precision);
+  c10::IValue reference, repeat, fp64_reference;
+  try {
+    reference = run_once(*eager, loaded, options, dtype);
+    repeat = run_once(*eager, loaded, options, dtype);
+  } catch (const std::exception& error) {
+    return fail_all(status::kEagerFailToRun, describe_error(error));
+  }
+  if (!compare_outputs(reference, repeat, c10::IValue(), Tolerance{0, 1, false}).same) {
+    return fail_all(status::kEagerTwoRunsDiffer, "two identically seeded eager runs differ");
+  }
+  try {
+    fp64_reference = run_once(*eager, loaded, options, torch::kFloat64);
+  } catch (const std::exception&) {
+    // Without the fp64 truth only the allclose part of the rule applies.
+  }
+
+  const auto tolerance = tolerance_for(loaded.name, options.mode, options.precision);
+  for (auto& row : rows) {
+    try {
+      auto backend = make_backend(row.backend);
+      if (options.mode == Mode::kTraining && !backend->supports_training()) {
+        row.status = status::kUnsupported;
+        row.error = row.backend + " does not support --training";
+        continue;
+      }
+      const auto actual = run_once(*backend, loaded, options, dtype);
+      const auto comparison = compare_outputs(reference, actual, fp64_reference, tolerance);
+      if (!comparison.same) {
+        row.status = status::kFailAccuracy;
+        row.error = comparison.detail;
+      }
+    } catch (const std::exception& error) {
+      row.status = status::kFailToRun;
+      row.error = describe_error(error);
+    }
+  }
+  return rows;
+}
+
+}  // namespace tracebench

@@ -1,0 +1,47 @@
+#include "runner/precision.h"
+
+#include <ATen/autocast_mode.h>
+#include <torch/torch.h>
+
+namespace tracebench {
+
+c10::ScalarType storage_dtype(Precision precision) {
+  return precision == Precision::kBFloat16 ? torch::kBFloat16 : torch::kFloat32;
+}
+
+void cast_model(Model& model, c10::ScalarType dtype) {
+  torch::NoGradGuard no_grad;
+  for (auto& tensor : model.tensors()) {
+    // set_data keeps the tensor object, so modules' members see the change.
+    if (tensor.is_floating_point() && tensor.scalar_type() != dtype) tensor.set_data(tensor.to(dtype));
+  }
+}
+
+std::vector<c10::IValue> cast_inputs(const std::vector<c10::IValue>& inputs, c10::ScalarType dtype) {
+  std::vector<c10::IValue> cast;
+  for (const auto& input : inputs) {
+    if (input.isTensor() && input.toTensor().is_floating_point()) {
+      cast.emplace_back(input.toTensor().to(dtype));
+    } else {
+      cast.push_back(input);
+    }
+  }
+  return cast;
+}
+
+AutocastScope::AutocastScope(Precision precision) {
+  if (precision != Precision::kAmp) return;
+  previous_enabled_ = at::autocast::is_cpu_enabled();
+  previous_dtype_ = at::autocast::get_autocast_cpu_dtype();
+  at::autocast::set_cpu_enabled(true);
+  at::autocast::set_autocast_cpu_dtype(torch::kBFloat16);
+}
+
+AutocastScope::~AutocastScope() {
+  if (!previous_enabled_) return;
+  at::autocast::set_cpu_enabled(*previous_enabled_);
+  at::autocast::set_autocast_cpu_dtype(previous_dtype_);
+  at::autocast::clear_cache();
+}
+
+}  // namespace tracebench

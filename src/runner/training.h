@@ -1,0 +1,43 @@
+#pragma once
+// One training iteration as the timed unit: zero-grad, forward (through the
+// backend), a scalar loss, backward, optimizer step.
+
+#include <torch/torch.h>
+
+#include <memory>
+#include <string>
+
+#include "tracebench/backend.h"
+
+namespace tracebench {
+
+enum class OptimizerKind { kSgd, kAdam };
+
+/// Parses "sgd" / "adam". Throws UsageError otherwise.
+OptimizerKind parse_optimizer(const std::string& name);
+
+/// The loss the iteration minimises: the mean of every floating-point output
+/// tensor, averaged over the outputs (the dynamo runner's reduce_to_scalar_loss).
+/// Model-agnostic on purpose: it needs no labels, so any model can train.
+torch::Tensor reduce_to_scalar_loss(const c10::IValue& outputs);
+
+/// A model of its own, compiled for training by a backend, with an optimizer
+/// (SGD lr 0.01, or Adam lr 0.001). run() performs one iteration and returns
+/// (outputs, loss), detached.
+class TrainingIteration final : public CompiledModel {
+ public:
+  TrainingIteration(Backend& backend, std::unique_ptr<Model> model, const CompileOptions& options,
+                    OptimizerKind optimizer);
+  c10::IValue run(const std::vector<c10::IValue>& inputs) override;
+  std::map<std::string, double> counters() const override { return forward_->counters(); }
+
+  /// Parameters after the last step, then their gradients (zeros if none).
+  std::vector<torch::Tensor> parameters_and_gradients();
+
+ private:
+  std::unique_ptr<Model> model_;
+  std::unique_ptr<CompiledModel> forward_;
+  std::unique_ptr<torch::optim::Optimizer> optimizer_;
+};
+
+}  // namespace tracebench

@@ -1,0 +1,336 @@
+// The lazy-tensor-core backends against eager, on every zoo model and on a
+// TorchScript archive. Tolerance: float32, rtol 1e-3 and atol 1e-4 (the LTC
+// computation runs the same ATen kernels, but the TorchScript graph executor
+// behind it may fuse or reorder them).
+
+#include <gtest/gtest.h>
+#include <torch/csrc/lazy/core/lazy_graph_executor.h>
+#include <torch/script.h>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backends/lazy_common.h"
+#include "backends/registry.h"
+#include "sources/script_loader.h"
+#include "zoo/zoo.h"
+
+namespace tracebench {
+namespace {
+
+constexpr double kRtol = 1e-3;
+constexpr double kAtol = 1e-4;
+
+std::vector<at::Tensor> flat(const c10::IValue& value) {
+  std::vector<at::Tensor> tensors;
+  lazy::flatten_tensors(value, tensors);
+  return tensors;
+}
+
+void expect_close(const c10::IValue& actual, const c10::IValue& expected, const std::string& what) {
+  auto a = flat(actual);
+  auto e = flat(expected);
+  ASSERT_EQ(a.size(), e.size()) << what;
+  ASSERT_FALSE(e.empty()) << what;
+  for (size_t i = 0; i < a.size(); ++i) {
+    ASSERT_EQ(a[i].device().type(), c10::kCPU) << what << " output " << i;
+    ASSERT_EQ(a[i].sizes(), e[i].sizes()) << what << " output " << i;
+    EXPECT_TRUE(torch::allclose(a[i], e[i], kRtol, kAtol))
+        << what << " output " << i << " max abs diff "
+        << (a[i] - e[i]).abs().max().item<double>();
+  }
+}
+
+/// Inference setup as the performance runner does it.
+void prepare(Model& model) {
+  model.set_training(false);
+  for (auto& tensor : model.tensors()) tensor.requires_grad_(false);
+}
+
+std::vector<c10::IValue> fresh_like(const std::vector<c10::IValue>& inputs, int64_t batch = -1) {
+  std::vector<c10::IValue> fresh;
+  for (const auto& input : inputs) {
+    if (input.isTensor() && input.toTensor().is_floating_point()) {
+      auto sizes = input.toTensor().sizes().vec();
+      if (batch > 0) sizes[0] = batch;
+      fresh.emplace_back(torch::randn(sizes));
+    } else {
+      fresh.push_back(input);
+    }
+  }
+  return fresh;
+}
+
+std::unique_ptr<CompiledModel> compile(const std::string& backend, Model& model,
+                                       const std::vector<c10::IValue>& inputs) {
+  CompileOptions options;
+  options.example_inputs = inputs;
+  return make_backend(backend)->compile(model, options);
+}
+
+double counter(const CompiledModel& compiled, const std::string& name) {
+  auto counters = compiled.counters();
+  auto it = counters.find(name);
+  EXPECT_NE(it, counters.end()) << name;
+  return it == counters.end() ? -1 : it->second;
+}
+
+class ZooLazyTest : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    torch::manual_seed(0);
+    model_ = find_zoo_model(GetParam())->make(/*batch_size=*/1);
+    prepare(*model_);
+    inputs_ = model_->example_inputs();
+  }
+  torch::NoGradGuard no_grad_;
+  std::unique_ptr<Model> model_;
+  std::vector<c10::IValue> inputs_;
+};
+
+TEST_P(ZooLazyTest, TraceEverytimeMatchesEagerAndHitsTheCache) {
+  const auto eager = model_->forward(inputs_);
+  auto compiled = compile("lazy_trace_everytime", *model_, inputs_);
+  expect_close(compiled->run(inputs_), eager, GetParam() + " first call");
+  // After warm-up every call finds its graph in LTC's cache: no new compiles.
+  const double uncached = counter(*compiled, "ltc_uncached_compiles");
+  const double cached = counter(*compiled, "ltc_cached_compiles");
+  EXPECT_LE(uncached, 1);
+  for (int call = 0; call < 3; ++call) {
+    auto inputs = fresh_like(inputs_);
+    expect_close(compiled->run(inputs), model_->forward(inputs), GetParam() + " fresh inputs");
+  }
+  EXPECT_EQ(counter(*compiled, "ltc_uncached_compiles"), uncached);
+  EXPECT_EQ(counter(*compiled, "ltc_cached_compiles"), cached + 3);
+}
+
+TEST_P(ZooLazyTest, TraceOnceMatchesEagerOnFreshInputsWithOneCompile) {
+  // Start from an empty LTC computation cache so the one compile is visible.
+  torch::lazy::LazyGraphExecutor::Get()->GetComputationCache()->Clear();
+  const auto before = lazy::CompileCounts::now();
+  auto compiled = compile("lazy_trace_once", *model_, inputs_);
+  expect_close(compiled->run(inputs_), model_->forward(inputs_), GetParam() + " example inputs");
+  for (int call = 0; call < 4; ++call) {
+    auto inputs = fresh_like(inputs_);
+    expect_close(compiled->run(inputs), model_->forward(inputs),
+                 GetParam() + " fresh inputs, call " + std::to_string(call));
+  }
+  const auto delta = lazy::CompileCounts::now() - before;
+  EXPECT_EQ(delta.uncached, 1);  // the trace at compile time, nothing after
+  EXPECT_EQ(delta.cached, 0);
+  EXPECT_EQ(counter(*compiled, "ltc_uncached_compiles"), 1);
+  EXPECT_EQ(counter(*compiled, "traces"), 1);
+  EXPECT_EQ(counter(*compiled, "retraces"), 0);
+  EXPECT_EQ(counter(*compiled, "replays"), 5);
+}
+
+std::vector<std::string> zoo_names() {
+  std::vector<std::string> names;
+  for (const auto& entry : zoo_models()) names.push_back(entry.name);
+  return names;
+}
+
+INSTANTIATE_TEST_SUITE_P(Zoo, ZooLazyTest, ::testing::ValuesIn(zoo_names()),
+                         [](const auto& info) { return info.param; });
+
+// A TorchScript archive (path-loaded model kind) with a float scalar LTC turns
+// into device data, a buffer and a tuple output.
+std::unique_ptr<Model> scripted_model(const std::filesystem::path& dir) {
+  torch::jit::Module module("ScaledTwoHead");
+  module.register_parameter("weight", torch::randn({10, 6}), /*is_buffer=*/false);
+  module.register_buffer("offset", torch::randn({6}));
+  module.define(R"(
+    def forward(self, x):
+        y = torch.matmul(x, self.weight) * 0.37 + self.offset
+        return torch.relu(y), y.sum(dim=1) - 2.5
+  )");
+  const auto path = dir / "scaled_two_head.pt";
+  module.save(path.string());
+  return load_torchscript_model(path, "ScaledTwoHead");
+}
+
+class ScriptedLazyTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    torch::manual_seed(1);
+    dir_ = std::filesystem::temp_directory_path() /
+           ("tracebench_lazy_test_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir_);
+    model_ = scripted_model(dir_);
+    prepare(*model_);
+    inputs_ = {torch::randn({3, 10})};
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  torch::NoGradGuard no_grad_;
+  std::filesystem::path dir_;
+  std::unique_ptr<Model> model_;
+  std::vector<c10::IValue> inputs_;
+};
+
+TEST_F(ScriptedLazyTest, BothBackendsMatchEager) {
+  for (const std::string backend : {"lazy_trace_everytime", "lazy_trace_once"}) {
+    auto compiled = compile(backend, *model_, inputs_);
+    for (int call = 0; call < 3; ++call) {
+      auto inputs = fresh_like(inputs_);
+      expect_close(compiled->run(inputs), model_->forward(inputs), backend);
+    }
+  }
+}
+
+TEST_F(ScriptedLazyTest, TraceOnceRetracesOnShapeChange) {
+  auto compiled = compile("lazy_trace_once", *model_, inputs_);
+  auto wider = fresh_like(inputs_, /*batch=*/5);
+  expect_close(compiled->run(wider), model_->forward(wider), "batch 5");
+  EXPECT_EQ(counter(*compiled, "retraces"), 1);
+  EXPECT_EQ(counter(*compiled, "traces"), 2);
+  // Both signatures are now captured: no more traces for either.
+  for (int call = 0; call < 2; ++call) {
+    for (int64_t batch : {3, 5}) {
+      auto inputs = fresh_like(inputs_, batch);
+      expect_close(compiled->run(inputs), model_->forward(inputs), "replay");
+    }
+  }
+  EXPECT_EQ(counter(*compiled, "traces"), 2);
+  EXPECT_EQ(counter(*compiled, "replays"), 4);
+}
+
+// Transformer-style ops of the zoo's BERT/ViT (embedding of integer token ids,
+// a mask from `tokens > 0`, masked_fill, softmax, layer_norm, gelu) in a
+// TorchScript archive: both backends should match eager on fresh token ids.
+// DISABLED: in LibTorch 1.13.1 this aborts the process (glog CHECK "Input
+// tensor is not a lazy tensor: CPUFloatType" in torch::lazy::GetLtcTensor,
+// reached from GetLtcTensorOrCreateForWrappedNumber under masked_fill.Scalar)
+// while lazy_trace_everytime records the forward pass. With masked_fill
+// rewritten to where(), the same CHECK fires in the next bmm instead: some
+// value reaching the lazy kernels is a plain CPU float tensor. It needs the
+// token-derived broadcast mask together with matmuls of chunked projections;
+// each op alone works. Root cause not isolated (LTC 1.13 or the interpreter
+// route); until it is, models like BERT can abort a run with these backends.
+TEST_F(ScriptedLazyTest, DISABLED_TinyEncoderWithIntegerInputs) {
+  torch::jit::Module module("TinyEncoder");
+  module.register_parameter("embedding", torch::randn({50, 16}), false);
+  module.register_parameter("qkv", torch::randn({16, 48}) * 0.1, false);
+  module.register_parameter("ln_weight", torch::ones({16}), false);
+  module.register_parameter("ln_bias", torch::zeros({16}), false);
+  module.define(R"(
+    def forward(self, tokens):
+        x = torch.embedding(self.embedding, tokens)
+        mask = (tokens > 0).unsqueeze(1).repeat(1, tokens.size(1), 1)
+        q, k, v = torch.matmul(x, self.qkv).chunk(3, dim=-1)
+        scores = torch.matmul(q, k.transpose(-2, -1)) / 4.0
+        scores = scores.masked_fill(mask == 0, -1e9)
+        y = torch.matmul(torch.softmax(scores, dim=-1), v) + x
+        y = torch.layer_norm(y, [16], self.ln_weight, self.ln_bias, 1e-6)
+        return torch.gelu(y)
+  )");
+  const auto path = dir_ / "tiny_encoder.pt";
+  module.save(path.string());
+  auto model = load_torchscript_model(path, "TinyEncoder");
+  prepare(*model);
+  auto tokens = [] { return std::vector<c10::IValue>{torch::randint(0, 50, {2, 8})}; };
+  const auto example = tokens();
+  for (const std::string backend : {"lazy_trace_everytime", "lazy_trace_once"}) {
+    auto compiled = compile(backend, *model, example);
+    for (int call = 0; call < 3; ++call) {
+      auto inputs = tokens();
+      expect_close(compiled->run(inputs), model->forward(inputs), backend);
+    }
+  }
+}
+
+// An op without a lazy lowering (fft runs as an eager fallback on the CPU):
+// trace-every-time still gives eager's results (the fallback splits the graph),
+// trace-once must refuse rather than replay a computation that would treat the
+// fallback's result as a constant.
+TEST_F(ScriptedLazyTest, TraceOnceRefusesEagerFallback) {
+  torch::jit::Module module("WithFft");
+  module.register_parameter("weight", torch::randn({10}), /*is_buffer=*/false);
+  module.define(R"(
+    def forward(self, x):
+        return torch.fft_fft(x * self.weight).abs() + 1.0
+  )");
+  const auto path = dir_ / "with_fft.pt";
+  module.save(path.string());
+  auto model = load_torchscript_model(path, "WithFft");
+  prepare(*model);
+  auto every = compile("lazy_trace_everytime", *model, inputs_);
+  for (int call = 0; call < 2; ++call) {
+    auto inputs = fresh_like(inputs_);
+    expect_close(every->run(inputs), model->forward(inputs), "fft, trace every time");
+  }
+  try {
+    compile("lazy_trace_once", *model, inputs_);
+    FAIL() << "lazy_trace_once accepted a forward pass with an eager fallback";
+  } catch (const c10::Error& error) {
+    EXPECT_NE(std::string(error.what()).find("eager fallback"), std::string::npos)
+        << error.what();
+  }
+}
+
+}  // namespace
+}  // namespace tracebench
+
+// Where the time goes (not a test: run with --gtest_also_run_disabled_tests
+// --gtest_filter='*Profile*'). Prints per-phase medians in microseconds.
+#include <torch/csrc/lazy/core/lazy_graph_executor.h>
+#include <torch/csrc/lazy/ts_backend/ts_lowering_context.h>
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <iostream>
+
+namespace tracebench {
+namespace {
+
+double median_us(const std::function<void()>& fn, int reps = 30) {
+  std::vector<double> times;
+  for (int i = 0; i < reps; ++i) {
+    auto start = std::chrono::steady_clock::now();
+    fn();
+    times.push_back(
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start)
+            .count());
+  }
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+TEST(LazyProfile, DISABLED_Phases) {
+  torch::NoGradGuard no_grad;
+  lazy::ensure_lazy_backend();
+  auto* executor = torch::lazy::LazyGraphExecutor::Get();
+  const auto device = lazy::lazy_backend_device();
+  for (const auto& entry : zoo_models()) {
+    torch::manual_seed(0);
+    auto model = entry.make(1);
+    prepare(*model);
+    auto inputs = model->example_inputs();
+    lazy::LazyProgram program(lazy::trace_with_parameter_inputs(*model, inputs));
+    auto once = compile("lazy_trace_once", *model, inputs);
+    auto every = compile("lazy_trace_everytime", *model, inputs);
+    for (int i = 0; i < 5; ++i) { once->run(inputs); every->run(inputs); model->forward(inputs); }
+    auto computation = std::dynamic_pointer_cast<torch::lazy::TSComputation>(
+        executor->GetComputationCache()->GetLatest()->computation);
+    torch::jit::Stack probe;
+    const double eager = median_us([&] { model->forward(inputs); });
+    const double trace_once = median_us([&] { once->run(inputs); });
+    const double trace_every = median_us([&] { every->run(inputs); });
+    const double to_lazy = median_us([&] { lazy::to_lazy(inputs); });
+    const double record = median_us([&] { program.record(inputs); });
+    c10::IValue pending;
+    const double record_and_sync = median_us([&] {
+      pending = program.record(inputs);
+      executor->SyncLiveTensorsGraph(&device, {}, true);
+    });
+    std::cout << entry.name << ": eager " << eager << " | trace_once " << trace_once
+              << " | trace_everytime " << trace_every << " (to_lazy " << to_lazy
+              << ", record " << record << ", record+sync " << record_and_sync << ")\n";
+    if (std::getenv("TRACEBENCH_DUMP_GRAPH")) std::cout << *computation->graph() << "\n";
+  }
+}
+
+}  // namespace
+}  // namespace tracebench
