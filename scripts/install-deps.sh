@@ -10,6 +10,7 @@ packages=(
   python3-torchvision      # reference models for the zoo's equivalence tests
   libcli11-dev nlohmann-json3-dev libboost-dev
   googletest libgtest-dev libbenchmark-dev
+  chromium                 # renders the HTML report in its end-to-end test (skipped if absent)
 )
 
 missing=()

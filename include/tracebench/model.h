@@ -46,6 +46,13 @@ class Model {
 
   /// Switches train/eval behaviour (dropout, batch norm statistics).
   virtual void set_training(bool training) = 0;
+
+  /// Replaces parameters and buffers with those of a state dict saved by Python's
+  /// `torch.save(model.state_dict(), path)`. Throws UsageError when the file does
+  /// not fit; only built-in models know how (they name their tensors like Python).
+  virtual void load_weights(const std::string& path) {
+    throw UsageError("cannot load " + path + ": --weights works for built-in models only");
+  }
 };
 
 namespace detail {
@@ -121,6 +128,17 @@ class NnModel final : public Model {
 
   void set_training(bool training) override { module_->train(training); }
 
+  /// Installed by the zoo. A function object rather than a call to a library
+  /// function, so that out-of-tree model libraries (dlopen'ed with RTLD_NOW)
+  /// need no symbol from the harness.
+  using WeightsLoader = std::function<void(Module&, const std::string&)>;
+  void set_weights_loader(WeightsLoader loader) { weights_loader_ = std::move(loader); }
+
+  void load_weights(const std::string& path) override {
+    if (!weights_loader_) return Model::load_weights(path);
+    weights_loader_(*module_, path);
+  }
+
   Module& module() { return *module_; }
 
  private:
@@ -134,6 +152,7 @@ class NnModel final : public Model {
   std::string class_name_;
   std::shared_ptr<Module> module_;
   InputsFn inputs_fn_;
+  WeightsLoader weights_loader_;
 };
 
 /// The symbol prefix the loader looks up with dlsym: one factory per class.

@@ -4,6 +4,8 @@
 #include <c10/util/Exception.h>
 
 #include "app/list_command.h"
+#include "app/report_commands.h"
+#include "app/report_options.h"
 #include "app/robustness_options.h"
 #include "backends/plugin_loader.h"
 #include "runner/isolation.h"
@@ -64,6 +66,8 @@ void add_run_options(CLI::App& app, RunOptions& options, ModeFlags& flags) {
   app.add_option("--devices", options.device, "Device to run on (this build: cpu)");
   app.add_option("--output", options.output, "Write the rows to this CSV file");
   app.add_option("--seed", options.seed, "Seed for parameters, inputs and the sample order");
+  app.add_option("--weights", options.weights,
+                 "Load a built-in model's parameters from torch.save(model.state_dict(), FILE)");
 }
 
 }  // namespace
@@ -74,7 +78,11 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   ModeFlags flags;
   add_run_options(app, options, flags);
   add_robustness_options(app, options);
+  add_measurement_and_report_options(app, options);
   auto* list = app.add_subcommand("list", "List the built-in models and the backends");
+  bool list_json = false;
+  list->add_flag("--json", list_json, "Print the list as JSON");
+  const ReportCommands report_commands(app);
   app.require_subcommand(0, 1);
 
   try {
@@ -90,9 +98,10 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   try {
     for (const auto& plugin : options.backend_plugins) load_backend_plugin(plugin);
     if (list->parsed()) {
-      print_model_and_backend_list(out);
+      print_model_and_backend_list(out, list_json);
       return 0;
     }
+    if (auto exit_code = report_commands.run(out, err)) return *exit_code;
     if (!flags.performance && !options.accuracy) {
       throw UsageError("choose a mode: --performance or --accuracy (or run `tracebench list`)");
     }

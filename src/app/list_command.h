@@ -1,10 +1,12 @@
 #pragma once
-// `tracebench list`: the built-in models and the backends, one line each.
+// `tracebench list`: the built-in models (parameters, default batch size,
+// input shapes and FLOPs per forward at that batch size) and the backends.
 
 #include <ostream>
 
 namespace tracebench {
 
-void print_model_and_backend_list(std::ostream& out);
+/// A table for people, or with `json` the same facts as one JSON document.
+void print_model_and_backend_list(std::ostream& out, bool json = false);
 
 }  // namespace tracebench

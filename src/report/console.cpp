@@ -53,9 +53,15 @@ std::string render_grid(const Table& table) {
 
 }  // namespace
 
-std::string format_speedup(const ResultRow& row) {
+std::string format_speedup(const ResultRow& row, bool with_ci) {
   if (!row.passed()) return row.error.empty() ? row.status : row.status + ": " + row.error;
-  return printf_string("%.3fx", row.speedup) + " p=" + printf_string("%.2f", row.p_value);
+  std::string interval;
+  if (with_ci && std::isfinite(row.ci_low) && std::isfinite(row.ci_high)) {
+    interval = " [" + printf_string("%.2f", row.ci_low) + ", " +
+               printf_string("%.2f", row.ci_high) + "]";
+  }
+  return printf_string("%.3fx", row.speedup) + interval + " p=" +
+         printf_string("%.2f", row.p_value);
 }
 
 namespace {
@@ -69,8 +75,8 @@ std::string line_prefix(const ResultRow& row, bool with_backend) {
 
 }  // namespace
 
-std::string format_result_line(const ResultRow& row, bool with_backend) {
-  return line_prefix(row, with_backend) + format_speedup(row);
+std::string format_result_line(const ResultRow& row, bool with_backend, bool with_ci) {
+  return line_prefix(row, with_backend) + format_speedup(row, with_ci);
 }
 
 std::string format_accuracy_line(const ResultRow& row, bool with_backend) {
@@ -98,13 +104,17 @@ std::string format_grid_table(const std::vector<ResultRow>& rows,
     cells[{row.model, row.backend}] = &row;
   }
   std::map<std::string, std::vector<double>> speedups;
+  std::map<std::string, int> attempted;
   for (const auto& model : models) {
     std::vector<std::string> line = {model};
     for (const auto& backend : backends) {
       auto it = cells.find({model, backend});
       if (it == cells.end()) {
         line.push_back("-");
-      } else if (it->second->passed()) {
+        continue;
+      }
+      ++attempted[backend];
+      if (it->second->passed()) {
         line.push_back(printf_string("%.3f", it->second->speedup));
         speedups[backend].push_back(it->second->speedup);
       } else {
@@ -119,6 +129,18 @@ std::string format_grid_table(const std::vector<ResultRow>& rows,
     geomean.push_back(std::isnan(value) ? "-" : printf_string("%.3f", value));
   }
   table.push_back(geomean);
+  std::vector<std::string> clamped = {"geomean (clamped)"}, pass_rate = {"pass rate"};
+  for (const auto& backend : backends) {
+    std::vector<double> at_least_one;
+    for (double speedup : speedups[backend]) at_least_one.push_back(std::max(speedup, 1.0));
+    const double value = geometric_mean(at_least_one);
+    clamped.push_back(std::isnan(value) ? "-" : printf_string("%.3f", value));
+    const int passed = static_cast<int>(speedups[backend].size()), all = attempted[backend];
+    // Percent only: a cell as narrow as a speedup keeps the grid's columns.
+    pass_rate.push_back(printf_string("%.0f%%", all ? 100.0 * passed / all : 0.0));
+  }
+  table.push_back(clamped);
+  table.push_back(pass_rate);
   return render_grid(table);
 }
 

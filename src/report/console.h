@@ -9,11 +9,13 @@
 namespace tracebench {
 
 /// "1.002x p=0.83" for a measured row, the status (and error) otherwise.
-std::string format_speedup(const ResultRow& row);
+/// With `with_ci` and a valid interval: "1.502x [1.48, 1.53] p=0.00".
+std::string format_speedup(const ResultRow& row, bool with_ci = false);
 
 /// The dynamo runner's line: "cpu  eval  LinearModel<pad to 34> 1.002x p=0.83".
-/// With `with_backend`, the backend name follows the model name.
-std::string format_result_line(const ResultRow& row, bool with_backend);
+/// With `with_backend`, the backend name follows the model name; `with_ci`
+/// adds the speedup's 95% CI (the runner does for several backends or --ci).
+std::string format_result_line(const ResultRow& row, bool with_backend, bool with_ci = false);
 
 /// Accuracy mode's line: "cpu  eval  resnet18  ofi  pass", or the status and
 /// the worst output's errors.
@@ -23,7 +25,10 @@ std::string format_accuracy_line(const ResultRow& row, bool with_backend);
 std::string format_pass_rate(const std::vector<ResultRow>& rows);
 
 /// A `+---+` grid of models x backends (speedups, or the status of failed
-/// cells) with a geomean row over each backend's measured rows.
+/// cells), then three summary rows per backend: "geomean" over measured rows
+/// (raw, slowdowns included), "geomean (clamped)" with each speedup below 1
+/// counted as 1.0 (the dynamo dashboard's convention), and "pass rate"
+/// ("67%": measured rows of all rows; counts are in the HTML summary).
 std::string format_grid_table(const std::vector<ResultRow>& rows,
                               const std::vector<std::string>& backends);
 

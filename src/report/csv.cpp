@@ -30,20 +30,38 @@ std::string field(const std::string& text) {
   return quoted + "\"";
 }
 
+std::string join(const std::vector<std::string>& parts, char separator) {
+  std::string joined;
+  for (const auto& part : parts) joined += (joined.empty() ? "" : std::string(1, separator)) + part;
+  return joined;
+}
+
+std::string our_columns(const ResultRow& row) {
+  return number(row.ci_low, "%.6f") + "," + number(row.ci_high, "%.6f") + "," +
+         number(row.mann_whitney_p, "%.6f") + "," + std::to_string(row.samples()) + "," +
+         std::to_string(row.iterations_per_run) + "," + number(row.eager_peak_mem_mb, "%.6f") +
+         "," + number(row.backend_peak_mem_mb, "%.6f") + "," +
+         number(row.first_call_latency_s, "%.6f") + "," + field(join(row.warning_codes, ';'));
+}
+
 }  // namespace
 
 std::string csv_header() {
-  // compression_ratio stays empty until peak memory is measured.
+  // Units as the dynamo runner's: abs_latency ms, compilation_latency s;
+  // memory in MB; p_value is Welch's.
   return "dev,name,batch_size,speedup,abs_latency,compilation_latency,compression_ratio,"
-         "backend,p_value,eager_latency,status,error";
+         "backend,p_value,eager_latency,status,error,"
+         "ci_low,ci_high,mann_whitney_p,samples,iterations_per_run,eager_peak_mem,"
+         "backend_peak_mem,first_call_latency,warnings";
 }
 
 std::string csv_line(const ResultRow& row) {
   return field(row.device) + "," + field(row.model) + "," + std::to_string(row.batch_size) + "," +
          number(row.speedup, "%.6f") + "," + number(row.abs_latency_ms, "%.6f") + "," +
-         number(row.compilation_latency_s, "%.6f") + "," + "," + field(row.backend) + "," +
-         number(row.p_value, "%.6f") + "," + number(row.eager_latency_ms, "%.6f") + "," +
-         field(row.status) + "," + field(row.error);
+         number(row.compilation_latency_s, "%.6f") + "," + number(row.compression_ratio, "%.6f") +
+         "," + field(row.backend) + "," + number(row.p_value, "%.6f") + "," +
+         number(row.eager_latency_ms, "%.6f") + "," + field(row.status) + "," + field(row.error) +
+         "," + our_columns(row);
 }
 
 std::string accuracy_csv_header() { return "dev,name,batch_size,accuracy,backend,detail"; }

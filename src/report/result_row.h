@@ -43,6 +43,30 @@ struct ResultRow {
   std::vector<double> eager_samples_s;  // eager, seconds per call
   std::map<std::string, double> counters;
 
+  // Uncertainty (docs/statistics.md): 95% percentile-bootstrap interval of
+  // the speedup, and the Mann-Whitney U p-value next to Welch's.
+  double ci_low = std::numeric_limits<double>::quiet_NaN();
+  double ci_high = std::numeric_limits<double>::quiet_NaN();
+  double mann_whitney_p = std::numeric_limits<double>::quiet_NaN();
+  int64_t iterations_per_run = 1;  // model calls inside one timed sample
+
+  // Peak live tensor memory of one warm call, MB (1e6 bytes), counted by the
+  // CPU-allocator wrapper (measure/memory.h); NaN when not measured.
+  double eager_peak_mem_mb = std::numeric_limits<double>::quiet_NaN();
+  double backend_peak_mem_mb = std::numeric_limits<double>::quiet_NaN();
+  double compression_ratio = std::numeric_limits<double>::quiet_NaN();  // eager / backend
+
+  // compilation_latency_s is the compile step alone; this is the first call
+  // after it (lazy backends compile there).
+  double first_call_latency_s = std::numeric_limits<double>::quiet_NaN();
+
+  // Noise diagnostics: stable codes (high_cv, slow_start, short_samples) and
+  // one-line messages, same order.
+  std::vector<std::string> warning_codes;
+  std::vector<std::string> warnings;
+
+  int64_t samples() const { return static_cast<int64_t>(samples_s.size()); }
+
   bool passed() const { return status == status::kPass; }
 };
 

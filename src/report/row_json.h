@@ -9,12 +9,12 @@
 
 namespace tracebench {
 
-/// One row as a single-line JSON object (no trailing newline). NaN and
-/// infinities become null.
+/// One row as a single-line JSON object (no trailing newline), in the JSON
+/// report's row schema (report/json.h row_to_json): NaN becomes null.
 std::string row_to_json_line(const ResultRow& row);
 
-/// Parses what row_to_json_line wrote. Missing fields keep their defaults;
-/// throws std::runtime_error on text that is not a JSON object.
+/// Parses what row_to_json_line wrote. Throws std::runtime_error on text that
+/// is not such a row.
 ResultRow row_from_json_line(const std::string& line);
 
 }  // namespace tracebench

@@ -5,16 +5,19 @@
 #include <algorithm>
 #include <chrono>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <optional>
 
 #include "accuracy/compare.h"
 #include "accuracy/tolerance.h"
 #include "backends/registry.h"
-#include "measure/schedule.h"
+#include "measure/memory.h"
 #include "measure/statistics.h"
 #include "measure/timer.h"
 #include "runner/output_check.h"
+#include "runner/row_statistics.h"
+#include "runner/sample_budget.h"
 #include "runner/error_text.h"
 #include "runner/precision.h"
 #include "runner/training.h"
@@ -35,6 +38,8 @@ struct Contender {
   std::string status = status::kFailToRun;  // when failed
   std::string error;
   double compile_seconds = 0;
+  double first_call_seconds = std::numeric_limits<double>::quiet_NaN();
+  MemoryPeak memory;
 };
 
 void fail(Contender& contender, const std::exception& error) {
@@ -81,6 +86,50 @@ void warm_up(Contender& contender, const std::vector<c10::IValue>& inputs, int64
   } catch (const std::exception& error) {
     fail(contender, error);
   }
+}
+
+// The first call after compiling, timed on its own: lazy backends compile here.
+void first_call(Contender& contender, const std::vector<c10::IValue>& inputs) {
+  if (contender.failed) return;
+  try {
+    contender.first_call_seconds = time_per_call([&] { contender.compiled->run(inputs); }, 1);
+  } catch (const std::exception& error) {
+    fail(contender, error);
+  }
+}
+
+// Peak tensor memory of one warm call, outside the timed region.
+void measure_memory(Contender& contender, const std::vector<c10::IValue>& inputs) {
+  if (contender.failed) return;
+  try {
+    contender.memory = measure_peak_memory([&] { contender.compiled->run(inputs); });
+  } catch (const std::exception& error) {
+    fail(contender, error);
+  }
+}
+
+std::vector<const std::vector<double>*> sample_views(const std::vector<Contender>& contenders) {
+  std::vector<const std::vector<double>*> views;
+  for (const auto& contender : contenders) {
+    views.push_back(contender.failed ? nullptr : &contender.samples);
+  }
+  return views;
+}
+
+// Memory, first call and uncertainty of a measured row.
+void add_measurements(ResultRow& row, const Contender& contender, const Contender& eager,
+                      uint64_t seed) {
+  row.first_call_latency_s = contender.first_call_seconds;
+  if (!row.passed()) return;
+  if (contender.memory.counted && eager.memory.counted) {
+    row.eager_peak_mem_mb = eager.memory.peak_bytes / 1e6;
+    row.backend_peak_mem_mb = contender.memory.peak_bytes / 1e6;
+    row.compression_ratio = contender.memory.peak_bytes > 0
+                                ? static_cast<double>(eager.memory.peak_bytes) /
+                                      static_cast<double>(contender.memory.peak_bytes)
+                                : 0.0;  // the dynamo runner's value for a zero peak
+  }
+  add_row_statistics(row, seed);
 }
 
 // A speedup for a backend that computes something else means nothing: its
@@ -167,6 +216,7 @@ std::vector<ResultRow> measure_performance(LoadedModel& loaded, const RunOptions
     rows[i].backend = options.backends[i];
     rows[i].batch_size = loaded.batch_size;
     rows[i].mode = options.mode == Mode::kTraining ? "train" : "eval";
+    rows[i].iterations_per_run = options.iterations_per_run;
     contenders[i + 1].backend_name = options.backends[i];
     contenders[i + 1].row = &rows[i];
   }
@@ -189,25 +239,29 @@ std::vector<ResultRow> measure_performance(LoadedModel& loaded, const RunOptions
   compile_options.example_inputs = inputs;
   for (auto& contender : contenders) {
     compile(contender, loaded, compile_options, options);
+    first_call(contender, inputs);
     // At least one call, whatever --warmup says: its output is verified.
     warm_up(contender, inputs, std::max<int64_t>(options.warmup, 1));
+    measure_memory(contender, inputs);
   }
   if (options.mode == Mode::kInference) {
     for (size_t i = 1; i < contenders.size(); ++i) verify_against_eager(contenders[i], contenders[0]);
   }
 
-  const auto schedule = interleaved_schedule(contenders.size(), options.repeat, options.seed);
-  for (int64_t rep = 0; rep < options.repeat && !contenders[0].failed; ++rep) {
+  SampleBudget budget(options, contenders.size());
+  for (int64_t rep = 0; budget.another_repetition() && !contenders[0].failed; ++rep) {
     const auto sample_inputs = options.randomize_input
                                    ? randomized_inputs(inputs, options.seed, rep)
                                    : inputs;
-    for (size_t index : schedule[rep]) {
+    for (size_t index : budget.next_order()) {
       take_sample(contenders[index], sample_inputs, options.iterations_per_run);
     }
+    budget.finish_repetition(sample_views(contenders));
   }
 
   for (size_t i = 1; i < contenders.size(); ++i) {
     summarize(*contenders[i].row, contenders[i], contenders[0]);
+    add_measurements(*contenders[i].row, contenders[i], contenders[0], options.seed + i);
   }
   warn_about_non_finite_output(rows, contenders[0], loaded);
   return rows;

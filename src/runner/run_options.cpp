@@ -24,6 +24,7 @@ void validate(const RunOptions& options) {
   if (!(options.timeout_s > 0)) throw UsageError("--timeout must be more than 0 seconds");
   if (options.backends.empty()) throw UsageError("--backend is empty; name at least one backend");
   for (const auto& backend : options.backends) make_backend(backend);  // throws if unknown
+  validate_report_options(options);
   parse_optimizer(options.optimizer);                                    // likewise
 }
 

@@ -48,7 +48,20 @@ struct RunOptions {
   std::vector<std::string> child_args;
   /// Shared libraries or C++ sources registering extra backends.
   std::vector<std::string> backend_plugins;
+  std::string weights;  // --weights: a state dict for the built-in model; empty: none
+
+  // Measurement and reports (docs/reports.md).
+  double target_ci = 0;      // --target-ci: > 0 stops adaptively; 0 keeps --repeat
+  double max_time_s = 60;    // --max-time: sampling cap per model with --target-ci
+  bool print_ci = false;     // --ci: the CI on the one-backend line too
+  bool print_warnings = false;  // --warnings: noise warnings on stderr even when not a terminal
+  std::string json_output;   // --json: report path; empty: none
+  int64_t total_partitions = 1;
+  int64_t partition_id = 0;
 };
+
+/// Throws UsageError for a measurement/report option out of range.
+void validate_report_options(const RunOptions& options);
 
 /// Throws UsageError naming the fix for any option out of range.
 void validate(const RunOptions& options);

@@ -3,6 +3,7 @@
 #include <torch/torch.h>
 
 #include <filesystem>
+#include <iostream>
 #include <memory>
 #include <regex>
 
@@ -11,8 +12,10 @@
 #include "runner/accuracy.h"
 #include "runner/error_text.h"
 #include "runner/isolation.h"
+#include "runner/partition.h"
 #include "runner/performance.h"
 #include "runner/resume.h"
+#include "runner/run_recorder.h"
 #include "sources/load_model.h"
 #include "tracebench/error.h"
 #include "zoo/zoo.h"
@@ -59,6 +62,7 @@ std::vector<ResultRow> failed_rows(const ModelSpec& spec, const RunOptions& opti
 std::vector<ResultRow> run_one_model(const ModelSpec& spec, const RunOptions& options) {
   LoadOptions load_options;
   load_options.batch_size = options.batch_size;
+  load_options.weights = options.weights;
   if (!options.input_shapes.empty()) {
     load_options.input_shapes = parse_input_shapes(options.input_shapes);
   }
@@ -105,7 +109,8 @@ std::vector<ModelSpec> select_models(const RunOptions& options) {
 
 std::vector<ResultRow> run_performance_suite(const RunOptions& options, std::ostream& out) {
   validate(options);
-  const auto specs = select_models(options);
+  const auto specs =
+      partition_models(select_models(options), options.total_partitions, options.partition_id);
   if (options.threads) torch::set_num_threads(static_cast<int>(*options.threads));
   // --resume: rows already in --output are kept, not rerun (runner/resume.h).
   ResumeState resume =
@@ -115,20 +120,26 @@ std::vector<ResultRow> run_performance_suite(const RunOptions& options, std::ost
     csv = std::make_unique<CsvWriter>(options.output, options.accuracy, options.resume);
   }
 
+  RunRecorder recorder(options, specs.size(), std::cerr);
+
   const bool several_backends = options.backends.size() > 1;
+  const bool with_ci = several_backends || options.print_ci;
   const bool isolate = options.isolate && specs.size() > 1;
   std::vector<ResultRow> all_rows = resume.rows;
   for (const auto& spec : specs) {
     RunOptions todo = options;
     todo.backends = resume.missing_backends(spec.name, options.backends);
     if (todo.backends.empty()) continue;
+    recorder.start_model(&spec - specs.data(), spec.name);
     for (auto& row : run_model(spec, todo, isolate)) {
+      recorder.add(row);
       out << (options.accuracy ? format_accuracy_line(row, several_backends)
-                               : format_result_line(row, several_backends))
+                               : format_result_line(row, several_backends, with_ci))
           << std::endl;
       if (csv) csv->write(row);
       all_rows.push_back(std::move(row));
     }
+    recorder.finish_model();
   }
   if (options.accuracy) {
     out << format_pass_rate(all_rows) << std::endl;

@@ -40,13 +40,19 @@ int64_t leading_dimension(const std::vector<c10::IValue>& inputs) {
 
 std::unique_ptr<Model> build_model(const ModelSpec& spec, const LoadOptions& options) {
   torch::manual_seed(options.seed);
-  if (spec.from_path) return load_from_file(spec, options);
-  const ZooEntry* entry = find_zoo_model(spec.name);
-  if (!entry) {
-    throw UsageError("unknown model '" + spec.name + "'; built-in models are " +
-                     known_model_names() + " (or use --only=path:FILE,class:NAME)");
+  std::unique_ptr<Model> model;
+  if (spec.from_path) {
+    model = load_from_file(spec, options);
+  } else {
+    const ZooEntry* entry = find_zoo_model(spec.name);
+    if (!entry) {
+      throw UsageError("unknown model '" + spec.name + "'; built-in models are " +
+                       known_model_names() + " (or use --only=path:FILE,class:NAME)");
+    }
+    model = entry->make(options.batch_size.value_or(entry->default_batch_size));
   }
-  return entry->make(options.batch_size.value_or(entry->default_batch_size));
+  if (!options.weights.empty()) model->load_weights(options.weights);
+  return model;
 }
 
 }  // namespace

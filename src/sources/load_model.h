@@ -20,6 +20,8 @@ struct LoadOptions {
   std::vector<std::vector<int64_t>> input_shapes;
   /// torch's global seed when the model is built: fixes its initial parameters.
   uint64_t seed = 1337;
+  /// A state dict saved by Python's torch.save to load into the model; empty: none.
+  std::string weights;
 };
 
 struct LoadedModel {

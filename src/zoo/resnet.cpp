@@ -63,6 +63,10 @@ torch::Tensor BottleneckImpl::forward(torch::Tensor x) {
 }
 
 ResNetImpl::ResNetImpl(const ResNetOptions& options) : options_(options) {
+  TORCH_CHECK(options.num_classes() > 0, "ResNet needs num_classes > 0");
+  TORCH_CHECK(options.groups() > 0 && options.width_per_group() > 0,
+              "ResNet needs positive groups and width_per_group");
+  for (int64_t blocks : options.layers()) TORCH_CHECK(blocks > 0, "ResNet stages need >= 1 block");
   conv1 = register_module(
       "conv1", torch::nn::Conv2d(torch::nn::Conv2dOptions(3, 64, 7).stride(2).padding(3).bias(false)));
   bn1 = register_module("bn1", torch::nn::BatchNorm2d(64));
@@ -112,15 +116,31 @@ torch::Tensor ResNetImpl::forward(torch::Tensor x) {
   return fc(torch::flatten(avgpool(x), 1));
 }
 
+namespace {
+
+// One family, one line per variant: torchvision's resnet18/resnet50/resnext50_32x4d.
+ZooEntry make_resnet_entry(const char* name, const char* description, ResNetOptions options) {
+  return make_image_classifier_entry(name, description, [options] {
+    return std::make_shared<ResNetImpl>(options);
+  });
+}
+
+}  // namespace
+
 ZooEntry make_resnet18_entry() {
-  return {"resnet18", "torchvision ResNet-18 (basic blocks 2-2-2-2), 3x224x224", 16,
-          [](int64_t batch_size) {
-            auto net = std::make_shared<ResNetImpl>(
-                ResNetOptions(ResNetBlock::kBasic, {2, 2, 2, 2}));
-            return make_zoo_model("resnet18", net, [batch_size] {
-              return std::vector<c10::IValue>{seeded_randn({batch_size, 3, 224, 224})};
-            });
-          }};
+  return make_resnet_entry("resnet18", "torchvision ResNet-18 (basic blocks 2-2-2-2), 3x224x224",
+                           ResNetOptions(ResNetBlock::kBasic, {2, 2, 2, 2}));
+}
+
+ZooEntry make_resnet50_entry() {
+  return make_resnet_entry("resnet50", "torchvision ResNet-50 (bottlenecks 3-4-6-3), 3x224x224",
+                           ResNetOptions(ResNetBlock::kBottleneck, {3, 4, 6, 3}));
+}
+
+ZooEntry make_resnext50_32x4d_entry() {
+  return make_resnet_entry(
+      "resnext50_32x4d", "torchvision ResNeXt-50 32x4d (grouped bottlenecks 3-4-6-3), 3x224x224",
+      ResNetOptions(ResNetBlock::kBottleneck, {3, 4, 6, 3}).groups(32).width_per_group(4));
 }
 
 }  // namespace tracebench

@@ -71,5 +71,7 @@ struct ResNetImpl : torch::nn::Module {
 TORCH_MODULE(ResNet);
 
 ZooEntry make_resnet18_entry();
+ZooEntry make_resnet50_entry();
+ZooEntry make_resnext50_32x4d_entry();
 
 }  // namespace tracebench

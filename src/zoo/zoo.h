@@ -9,8 +9,14 @@
 #include <vector>
 
 #include "tracebench/model.h"
+#include "zoo/inputs.h"
+#include "zoo/weights.h"
 
 namespace tracebench {
+
+/// What a family's make_*_entry() puts in default_batch_size: zoo.cpp's table
+/// sets every model's real default in one place.
+inline constexpr int64_t kBatchSetInZooTable = 1;
 
 struct ZooEntry {
   std::string name;
@@ -28,11 +34,31 @@ const std::vector<ZooEntry>& zoo_models();
 /// The entry called `name`, or nullptr.
 const ZooEntry* find_zoo_model(const std::string& name);
 
-/// Wraps a torch::nn module as a zoo model whose inputs come from `inputs_fn`.
+/// Wraps a torch::nn module as a zoo model whose inputs come from `inputs_fn`
+/// and whose --weights are a Python state dict (see zoo/weights.h).
 template <typename Module>
 std::unique_ptr<Model> make_zoo_model(const std::string& name, std::shared_ptr<Module> module,
                                       std::function<std::vector<c10::IValue>()> inputs_fn) {
-  return std::make_unique<NnModel<Module>>(name, std::move(module), std::move(inputs_fn));
+  auto model = std::make_unique<NnModel<Module>>(name, std::move(module), std::move(inputs_fn));
+  model->set_weights_loader(
+      [](Module& m, const std::string& path) { load_state_dict(m, path); });
+  return model;
+}
+
+/// An ImageNet classifier: one seeded Bx3x224x224 float input. `build` returns
+/// a std::shared_ptr to a module (its parameters drawn from the current torch seed).
+template <typename Build>
+ZooEntry make_image_classifier_entry(std::string name, std::string description, Build build) {
+  ZooEntry entry;
+  entry.name = name;
+  entry.description = std::move(description);
+  entry.default_batch_size = kBatchSetInZooTable;
+  entry.make = [name, build](int64_t batch_size) {
+    return make_zoo_model(name, build(), [batch_size] {
+      return std::vector<c10::IValue>{seeded_randn({batch_size, 3, 224, 224})};
+    });
+  };
+  return entry;
 }
 
 }  // namespace tracebench

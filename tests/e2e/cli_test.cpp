@@ -62,7 +62,7 @@ TEST(Cli, SeveralBackendsPrintNamedLinesAndGridTable) {
     EXPECT_TRUE(std::regex_search(
         result.output,
         std::regex(std::string(R"(\ncpu  eval  small_convnet {21}\s)") + backend +
-                   R"( +\d+\.\d{3}x p=\d\.\d{2}\n)")))
+                   R"( +\d+\.\d{3}x \[\d+\.\d{2}, \d+\.\d{2}\] p=\d\.\d{2}\n)")))
         << backend << "\n" << result.output;
   }
   EXPECT_TRUE(std::regex_search(result.output, std::regex(R"(\| Model +\| eager \|)")));

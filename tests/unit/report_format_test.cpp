@@ -50,35 +50,66 @@ TEST(ConsoleFormat, FailedRowShowsStatusAndError) {
             "\"quoted\"");
 }
 
-TEST(ConsoleFormat, GridTableWithGeomean) {
+TEST(ConsoleFormat, GridTableSummaryRows) {
   std::vector<ResultRow> rows = {
-      measured("resnet18", "trace_once", 1.38, 0), measured("resnet18", "trace_every", 1.008, 0),
+      measured("resnet18", "trace_once", 1.38, 0), measured("resnet18", "trace_every", 0.5, 0),
       measured("alexnet", "trace_once", 1.085, 0), failed("alexnet", "trace_every")};
   const std::string expected =
-      "+----------+------------+-------------+\n"
-      "| Model    | trace_once | trace_every |\n"
-      "+==========+============+=============+\n"
-      "| resnet18 |      1.380 |       1.008 |\n"
-      "+----------+------------+-------------+\n"
-      "| alexnet  |      1.085 | fail_to_run |\n"
-      "+----------+------------+-------------+\n"
-      "| geomean  |      1.224 |       1.008 |\n"
-      "+----------+------------+-------------+\n";
+      "+-------------------+------------+-------------+\n"
+      "| Model             | trace_once | trace_every |\n"
+      "+===================+============+=============+\n"
+      "| resnet18          |      1.380 |       0.500 |\n"
+      "+-------------------+------------+-------------+\n"
+      "| alexnet           |      1.085 | fail_to_run |\n"
+      "+-------------------+------------+-------------+\n"
+      "| geomean           |      1.224 |       0.500 |\n"
+      "+-------------------+------------+-------------+\n"
+      "| geomean (clamped) |      1.224 |       1.000 |\n"
+      "+-------------------+------------+-------------+\n"
+      "| pass rate         |       100% |         50% |\n"
+      "+-------------------+------------+-------------+\n";
   EXPECT_EQ(format_grid_table(rows, {"trace_once", "trace_every"}), expected);
+}
+
+TEST(ConsoleFormat, ConfidenceIntervalWhenAsked) {
+  auto row = measured("resnet18", "ofi", 1.5024, 0.0);
+  row.ci_low = 1.4812;
+  row.ci_high = 1.5349;
+  EXPECT_EQ(format_result_line(row, true, true),
+            "cpu  eval  resnet18                           ofi          1.502x [1.48, 1.53] p=0.00");
+  EXPECT_EQ(format_result_line(row, false),  // the seed's line stays as it was
+            "cpu  eval  resnet18                           1.502x p=0.00");
+  EXPECT_EQ(format_result_line(measured("m", "ofi", 1.5, 0.0), true, true),  // no CI: none shown
+            "cpu  eval  m                                  ofi          1.500x p=0.00");
 }
 
 TEST(CsvFormat, DynamoLeadingColumnsThenOurs) {
   EXPECT_EQ(csv_header(),
             "dev,name,batch_size,speedup,abs_latency,compilation_latency,compression_ratio,"
-            "backend,p_value,eager_latency,status,error");
+            "backend,p_value,eager_latency,status,error,ci_low,ci_high,mann_whitney_p,samples,"
+            "iterations_per_run,eager_peak_mem,backend_peak_mem,first_call_latency,warnings");
   EXPECT_EQ(csv_line(measured("LinearModel", "eager", 1.25, 0.5)),
-            "cpu,LinearModel,2,1.250000,1.500000,0.250000,,eager,0.500000,1.875000,pass,");
+            "cpu,LinearModel,2,1.250000,1.500000,0.250000,,eager,0.500000,1.875000,pass,"
+            ",,,,0,1,,,,");
+  auto full = measured("LinearModel", "ts", 1.25, 0.5);
+  full.ci_low = 1.2;
+  full.ci_high = 1.3;
+  full.mann_whitney_p = 0.25;
+  full.samples_s = {1, 2, 3};
+  full.eager_peak_mem_mb = 2;
+  full.backend_peak_mem_mb = 1;
+  full.compression_ratio = 2;
+  full.first_call_latency_s = 0.125;
+  full.warning_codes = {"high_cv", "slow_start"};
+  EXPECT_EQ(csv_line(full),
+            "cpu,LinearModel,2,1.250000,1.500000,0.250000,2.000000,ts,0.500000,1.875000,pass,,"
+            "1.200000,1.300000,0.250000,3,1,2.000000,1.000000,0.125000,high_cv;slow_start");
 }
 
 TEST(CsvFormat, FailedRowQuotesItsError) {
   EXPECT_EQ(csv_line(failed("m", "ts")),
             "cpu,m,0,0.000000,0.000000,0.000000,,ts,,0.000000,fail_to_run,"
-            "\"boom, \"\"quoted\"\"\"");
+            "\"boom, \"\"quoted\"\"\",,,,0,1,,,,");
 }
 
 }  // namespace

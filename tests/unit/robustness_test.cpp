@@ -53,6 +53,10 @@ TEST(RowJson, RoundTripsEveryField) {
   row.samples_s = {0.001, 0.002};
   row.eager_samples_s = {0.003};
   row.counters = {{"hits", 3}};
+  row.ci_low = 1.1;
+  row.backend_peak_mem_mb = 12.5;
+  row.warning_codes = {"high_cv"};
+  row.warnings = {"noisy"};
   const std::string line = row_to_json_line(row);
   EXPECT_EQ(line.find('\n'), std::string::npos);
   const ResultRow back = row_from_json_line(line);
@@ -68,6 +72,11 @@ TEST(RowJson, RoundTripsEveryField) {
   EXPECT_EQ(back.samples_s, row.samples_s);
   EXPECT_EQ(back.eager_samples_s, row.eager_samples_s);
   EXPECT_EQ(back.counters.at("hits"), 3);
+  EXPECT_EQ(back.ci_low, 1.1);
+  EXPECT_TRUE(std::isnan(back.ci_high));
+  EXPECT_EQ(back.backend_peak_mem_mb, 12.5);
+  EXPECT_EQ(back.warnings, row.warnings);
+  EXPECT_EQ(back.warning_codes, row.warning_codes);
   EXPECT_THROW(row_from_json_line("{\"model\": \"cut of"), std::runtime_error);
   EXPECT_THROW(row_from_json_line("[1,2]"), std::runtime_error);
   EXPECT_THROW(row_from_json_line("{\"batch_size\": \"eight\"}"), std::runtime_error);
@@ -129,7 +138,10 @@ TEST(Resume, CutOffLastLineIsDroppedAndBadFilesNameTheFix) {
   const auto dir = fresh_temp_directory("resume");
   const auto path = (dir / "rows.csv").string();
   EXPECT_TRUE(prepare_resume(path).rows.empty());  // no file yet: nothing done
-  { std::ofstream(path) << csv_header() << "\ncpu,A,1,1.0,1,0,,eager,,1,pass,\ncpu,B,1,"; }
+  ResultRow a;
+  a.model = "A";
+  a.backend = "eager";
+  { std::ofstream(path) << csv_header() << "\n" << csv_line(a) << "\ncpu,B,1,"; }
   const auto state = prepare_resume(path);
   ASSERT_EQ(state.rows.size(), 1u);
   EXPECT_EQ(state.rows[0].model, "A");

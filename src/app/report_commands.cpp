@@ -1,0 +1,60 @@
+#include "app/report_commands.h"
+
+#include <fstream>
+
+#include "report/compare.h"
+#include "report/html.h"
+#include "report/json.h"
+#include "report/merge.h"
+#include "tracebench/error.h"
+
+namespace tracebench {
+
+ReportCommands::ReportCommands(CLI::App& app) {
+  report_ = app.add_subcommand("report", "Render a JSON report as one self-contained HTML page");
+  report_->add_option("results", report_input_, "A JSON file written by --json")->required();
+  report_->add_option("--html", html_output_, "The HTML file to write")->required();
+
+  compare_ = app.add_subcommand(
+      "compare",
+      "Compare two JSON reports; exit 1 on a significant regression beyond --threshold");
+  compare_->add_option("base", base_, "The baseline JSON report")->required();
+  compare_->add_option("new", next_, "The JSON report to judge")->required();
+  compare_->add_option("--threshold", threshold_,
+                       "Smallest latency increase (fraction) that counts as a regression")
+      ->capture_default_str();
+
+  merge_ = app.add_subcommand("merge", "Merge JSON reports (e.g. partitions) into one");
+  merge_->add_option("inputs", merge_inputs_, "JSON reports to merge")->required();
+  merge_->add_option("-o,--output", merge_output_, "The merged JSON file to write")->required();
+}
+
+std::optional<int> ReportCommands::run(std::ostream& out, std::ostream&) const {
+  if (report_->parsed()) {
+    const auto report = read_report(report_input_);
+    std::ofstream html(html_output_, std::ios::trunc);
+    if (!html) throw UsageError("cannot write " + html_output_ + "; choose a writable --html path");
+    html << render_html(report);
+    out << "wrote " << html_output_ << " (" << report.rows.size() << " rows)" << std::endl;
+    return 0;
+  }
+  if (compare_->parsed()) {
+    if (!(threshold_ >= 0)) throw UsageError("--threshold must be 0 or more (a fraction)");
+    const auto comparison =
+        compare_reports(read_report(base_), read_report(next_), threshold_);
+    out << format_comparison(comparison);
+    return comparison.regressions > 0 ? 1 : 0;
+  }
+  if (merge_->parsed()) {
+    std::vector<std::pair<std::string, RunReport>> inputs;
+    for (const auto& path : merge_inputs_) inputs.emplace_back(path, read_report(path));
+    const auto merged = merge_reports(inputs);
+    write_report_atomically(merge_output_, merged);
+    out << "wrote " << merge_output_ << " (" << merged.rows.size() << " rows from "
+        << inputs.size() << " files)" << std::endl;
+    return 0;
+  }
+  return std::nullopt;
+}
+
+}  // namespace tracebench

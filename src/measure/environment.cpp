@@ -1,0 +1,95 @@
+#include "measure/environment.h"
+
+#include <ATen/Parallel.h>
+#include <ATen/Version.h>
+#include <torch/version.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "build_config.h"
+
+namespace tracebench {
+
+namespace {
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return "";
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string trim(const std::string& text) {
+  const auto begin = text.find_first_not_of(" \t\n");
+  if (begin == std::string::npos) return "";
+  const auto end = text.find_last_not_of(" \t\n");
+  return text.substr(begin, end - begin + 1);
+}
+
+std::string cpu_model_name() {
+  std::istringstream in(read_file("/proc/cpuinfo"));
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("model name", 0) == 0) return trim(line.substr(line.find(':') + 1));
+  }
+  return "";
+}
+
+std::string first_fields(const std::string& text, int count) {
+  std::istringstream in(text);
+  std::string result, field;
+  for (int i = 0; i < count && in >> field; ++i) result += (i ? " " : "") + field;
+  return result;
+}
+
+std::string utc_now() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm parts{};
+  gmtime_r(&now, &parts);
+  char buffer[32];
+  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &parts);
+  return buffer;
+}
+
+}  // namespace
+
+std::vector<std::string> blas_libraries_in_maps(const std::string& maps_text) {
+  std::vector<std::string> found;
+  std::istringstream in(maps_text);
+  for (std::string line; std::getline(in, line);) {
+    const auto slash = line.find('/');
+    if (slash == std::string::npos) continue;
+    const std::string path = line.substr(slash);
+    const std::string file = path.substr(path.rfind('/') + 1);
+    if (file.find("blas") == std::string::npos || file.find(".so") == std::string::npos) continue;
+    if (std::find(found.begin(), found.end(), path) == found.end()) found.push_back(path);
+  }
+  return found;
+}
+
+Environment collect_environment() {
+  Environment env;
+  env.cpu_model = cpu_model_name();
+  env.logical_cores = static_cast<int>(std::thread::hardware_concurrency());
+  env.torch_threads = at::get_num_threads();
+  env.libtorch_version = TORCH_VERSION;
+  env.libtorch_config = at::show_config();
+  env.blas_libraries = blas_libraries_in_maps(read_file("/proc/self/maps"));
+  env.compiler = build_config::kCompilerId;
+  env.tracebench_version = build_config::kVersion;
+  env.git_revision = build_config::kGitRevision;
+  env.time_utc = utc_now();
+  char host[256] = {};
+  if (gethostname(host, sizeof host - 1) == 0) env.hostname = host;
+  env.load_average = first_fields(read_file("/proc/loadavg"), 3);
+  env.cpu_governor = trim(read_file("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"));
+  return env;
+}
+
+}  // namespace tracebench

@@ -1,0 +1,34 @@
+#pragma once
+// Where a run happened, recorded in every JSON report: numbers are only
+// comparable between runs whose environments match.
+
+#include <string>
+#include <vector>
+
+namespace tracebench {
+
+struct Environment {
+  std::string cpu_model;          // /proc/cpuinfo "model name"
+  int logical_cores = 0;          // std::thread::hardware_concurrency
+  int torch_threads = 0;          // torch::get_num_threads() when collected
+  std::string libtorch_version;   // TORCH_VERSION of the headers built against
+  std::string libtorch_config;    // at::show_config(): build flags, BLAS, oneDNN
+  std::vector<std::string> blas_libraries;  // BLAS shared objects mapped in this process
+  std::string compiler;           // compiler id and version of this build
+  std::string tracebench_version;
+  std::string git_revision;       // of the tracebench source tree at build time
+  std::string time_utc;           // ISO 8601, when collected
+  std::string hostname;
+  std::string load_average;       // first three fields of /proc/loadavg
+  std::string cpu_governor;       // cpu0 scaling_governor; "" if unavailable
+};
+
+/// Reads the environment now. Never throws: what cannot be read stays empty.
+Environment collect_environment();
+
+/// Shared objects in `maps_text` (the format of /proc/self/maps) whose file
+/// name contains "blas" (libblas, libopenblas, libcblas, ...), each once, in
+/// order of appearance.
+std::vector<std::string> blas_libraries_in_maps(const std::string& maps_text);
+
+}  // namespace tracebench

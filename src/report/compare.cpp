@@ -1,0 +1,132 @@
+#include "report/compare.h"
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <tuple>
+
+#include "measure/mann_whitney.h"
+#include "measure/statistics.h"
+
+namespace tracebench {
+
+namespace {
+
+using Key = std::tuple<std::string, std::string, std::string>;  // model, backend, mode
+
+Key key_of(const ResultRow& row) { return {row.model, row.backend, row.mode}; }
+
+std::string printf_string(const char* format, double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, format, value);
+  return buffer;
+}
+
+std::string pad(const std::string& text, size_t width, bool left = true) {
+  if (text.size() >= width) return text;
+  const std::string fill(width - text.size(), ' ');
+  return left ? text + fill : fill + text;
+}
+
+RowChange measure_change(const ResultRow& base, const ResultRow& next, const Comparison& c) {
+  RowChange change;
+  change.base_latency_ms = base.abs_latency_ms;
+  change.new_latency_ms = next.abs_latency_ms;
+  change.base_speedup = base.speedup;
+  change.new_speedup = next.speedup;
+  if (!base.passed() || !next.passed()) {
+    change.verdict = base.passed() ? "newly_failing" : next.passed() ? "fixed" : "failing";
+    return change;
+  }
+  change.latency_change = next.abs_latency_ms / base.abs_latency_ms - 1;
+  change.speedup_ratio = next.speedup / base.speedup;
+  const double p = mann_whitney_u_test(base.samples_s, next.samples_s).p_value;
+  change.p_value = std::isnan(p) ? 1.0 : p;
+  const bool significant = change.p_value < c.alpha;
+  if (significant && change.latency_change > c.threshold) {
+    change.verdict = "regressed";
+  } else if (significant && change.latency_change < -c.threshold) {
+    change.verdict = "improved";
+  } else {
+    change.verdict = "unchanged";
+  }
+  return change;
+}
+
+}  // namespace
+
+Comparison compare_reports(const RunReport& base, const RunReport& next, double threshold,
+                           double alpha) {
+  Comparison comparison;
+  comparison.threshold = threshold;
+  comparison.alpha = alpha;
+  std::map<Key, const ResultRow*> new_rows;
+  for (const auto& row : next.rows) new_rows[key_of(row)] = &row;
+
+  std::vector<double> latency_ratios, speedup_ratios;
+  for (const auto& row : base.rows) {
+    RowChange change;
+    auto it = new_rows.find(key_of(row));
+    if (it == new_rows.end()) {
+      change.verdict = "only_base";
+    } else {
+      change = measure_change(row, *it->second, comparison);
+      new_rows.erase(it);
+    }
+    change.model = row.model;
+    change.backend = row.backend;
+    change.mode = row.mode;
+    if (change.verdict == "regressed" || change.verdict == "newly_failing") {
+      ++comparison.regressions;
+    }
+    if (change.verdict == "improved") ++comparison.improvements;
+    if (change.speedup_ratio > 0) {
+      latency_ratios.push_back(1 + change.latency_change);
+      speedup_ratios.push_back(change.speedup_ratio);
+    }
+    comparison.changes.push_back(change);
+  }
+  for (const auto& row : next.rows) {
+    if (!new_rows.count(key_of(row))) continue;
+    RowChange change;
+    change.model = row.model;
+    change.backend = row.backend;
+    change.mode = row.mode;
+    change.verdict = "only_new";
+    comparison.changes.push_back(change);
+  }
+  comparison.geomean_latency_ratio = geometric_mean(latency_ratios);
+  comparison.geomean_speedup_ratio = geometric_mean(speedup_ratios);
+  return comparison;
+}
+
+std::string format_comparison(const Comparison& c) {
+  std::string out = pad("model", 28) + pad("backend", 12) + pad("base ms", 11, false) +
+                    pad("new ms", 11, false) + pad("change", 9, false) + pad("p", 7, false) +
+                    pad("speedup base->new", 20, false) + "  verdict\n";
+  for (const auto& change : c.changes) {
+    const bool measured = change.speedup_ratio > 0;
+    out += pad(change.model, 28) + pad(change.backend, 12) +
+           pad(measured ? printf_string("%.3f", change.base_latency_ms) : "-", 11, false) +
+           pad(measured ? printf_string("%.3f", change.new_latency_ms) : "-", 11, false) +
+           pad(measured ? printf_string("%+.1f%%", change.latency_change * 100) : "-", 9, false) +
+           pad(measured ? printf_string("%.3f", change.p_value) : "-", 7, false) +
+           pad(measured ? printf_string("%.3fx", change.base_speedup) + " -> " +
+                              printf_string("%.3fx", change.new_speedup)
+                        : "-",
+               20, false) +
+           "  " + change.verdict + "\n";
+  }
+  const auto percent = [](double ratio) {
+    return std::isnan(ratio) ? std::string("-") : printf_string("%+.1f%%", (ratio - 1) * 100);
+  };
+  out += "geomean latency change: " + percent(c.geomean_latency_ratio) +
+         "   geomean speedup change: " + percent(c.geomean_speedup_ratio) + "\n";
+  out += std::to_string(c.regressions) + " regression(s), " + std::to_string(c.improvements) +
+         " improvement(s) (latency change beyond " + printf_string("%.0f%%", c.threshold * 100) +
+         " with Mann-Whitney p < " + printf_string("%.2f", c.alpha) +
+         "; newly failing rows count as regressions)\n";
+  return out;
+}
+
+}  // namespace tracebench

@@ -1,0 +1,44 @@
+#pragma once
+// `tracebench compare base.json new.json`: what changed between two runs, per
+// (model, backend, mode), and whether it is a regression a CI gate should fail.
+//
+// Per matched row: the backend's median latency change new/base - 1, its
+// Mann-Whitney p-value over the two runs' raw backend samples, and the ratio
+// of speedups new/base (robust to a machine that is slower as a whole). A row
+// is a regression when its latency rose by more than `threshold` with
+// p < alpha, or when it passed in base and fails in new.
+
+#include <string>
+#include <vector>
+
+#include "report/json.h"
+
+namespace tracebench {
+
+struct RowChange {
+  std::string model, backend, mode;
+  std::string verdict;  // regressed, improved, unchanged, newly_failing, fixed, failing, only_base, only_new
+  double base_latency_ms = 0, new_latency_ms = 0;
+  double latency_change = 0;  // new / base - 1
+  double p_value = 1;         // Mann-Whitney U on backend samples
+  double base_speedup = 0, new_speedup = 0;
+  double speedup_ratio = 0;   // new / base
+};
+
+struct Comparison {
+  std::vector<RowChange> changes;
+  double geomean_latency_ratio = 0;  // over rows measured in both runs
+  double geomean_speedup_ratio = 0;
+  int regressions = 0;
+  int improvements = 0;
+  double threshold = 0.05;
+  double alpha = 0.05;
+};
+
+Comparison compare_reports(const RunReport& base, const RunReport& next, double threshold,
+                           double alpha = 0.05);
+
+/// A table, the geomean changes and a verdict line.
+std::string format_comparison(const Comparison& comparison);
+
+}  // namespace tracebench

@@ -1,0 +1,261 @@
+#include "report/html.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+#include "measure/statistics.h"
+
+namespace tracebench {
+
+namespace {
+
+constexpr const char* kPalette[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759",
+                                    "#76b7b2", "#edc948", "#b07aa1", "#9c755f"};
+
+std::string fmt(const char* format, double value) {
+  if (!std::isfinite(value)) return "&ndash;";
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, format, value);
+  return buffer;
+}
+
+std::string num(double value) { return fmt("%.1f", value); }  // SVG coordinates
+
+std::vector<std::string> models_in_order(const RunReport& report) {
+  std::vector<std::string> models;
+  for (const auto& row : report.rows) {
+    if (std::find(models.begin(), models.end(), row.model) == models.end()) {
+      models.push_back(row.model);
+    }
+  }
+  return models;
+}
+
+std::vector<std::string> backends_in_order(const RunReport& report) {
+  std::vector<std::string> backends;
+  for (const auto& row : report.rows) {
+    if (std::find(backends.begin(), backends.end(), row.backend) == backends.end()) {
+      backends.push_back(row.backend);
+    }
+  }
+  return backends;
+}
+
+std::string color_of(const std::vector<std::string>& backends, const std::string& backend) {
+  const size_t index = std::find(backends.begin(), backends.end(), backend) - backends.begin();
+  return kPalette[index % (sizeof kPalette / sizeof *kPalette)];
+}
+
+// Horizontal bars: one group per model, one bar per backend, whiskers for the
+// 95% CI, a dashed line at 1.0x (eager).
+std::string speedup_chart(const RunReport& report) {
+  const auto models = models_in_order(report);
+  const auto backends = backends_in_order(report);
+  double top = 1.0;
+  for (const auto& row : report.rows) {
+    if (!row.passed()) continue;
+    top = std::max({top, row.speedup, std::isfinite(row.ci_high) ? row.ci_high : 0.0});
+  }
+  top *= 1.1;
+  const double label = 220, width = 520, bar = 14, gap = 10;
+  const double height = models.size() * (backends.size() * bar + gap) + 40;
+  auto x = [&](double value) { return label + width * value / top; };
+  std::ostringstream svg;
+  svg << "<svg class=\"speedup-chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\""
+      << num(label + width + 80) << "\" height=\"" << num(height) << "\" role=\"img\">\n"
+      << "<title>Speedup over eager with 95% CI</title>\n";
+  double y = 10;
+  for (const auto& model : models) {
+    svg << "<text x=\"" << num(label - 8) << "\" y=\"" << num(y + backends.size() * bar / 2 + 4)
+        << "\" text-anchor=\"end\">" << html_escape(model) << "</text>\n";
+    for (const auto& backend : backends) {
+      auto row = std::find_if(report.rows.begin(), report.rows.end(), [&](const ResultRow& r) {
+        return r.model == model && r.backend == backend;
+      });
+      if (row != report.rows.end() && row->passed()) {
+        svg << "<rect class=\"bar\" x=\"" << num(label) << "\" y=\"" << num(y + 1) << "\" width=\""
+            << num(x(row->speedup) - label) << "\" height=\"" << num(bar - 2) << "\" fill=\""
+            << color_of(backends, backend) << "\"><title>" << html_escape(model) << " / "
+            << html_escape(backend) << ": " << fmt("%.3fx", row->speedup) << " ["
+            << fmt("%.3f", row->ci_low) << ", " << fmt("%.3f", row->ci_high) << "]</title></rect>\n";
+        if (std::isfinite(row->ci_low) && std::isfinite(row->ci_high)) {
+          const double mid = y + bar / 2;
+          svg << "<path class=\"whisker\" d=\"M" << num(x(row->ci_low)) << " " << num(mid) << "H"
+              << num(x(row->ci_high)) << "M" << num(x(row->ci_low)) << " " << num(mid - 4) << "v8M"
+              << num(x(row->ci_high)) << " " << num(mid - 4)
+              << "v8\" stroke=\"#222\" fill=\"none\"/>\n";
+        }
+        svg << "<text x=\"" << num(x(std::max(row->speedup, std::isfinite(row->ci_high) ? row->ci_high : 0.0)) + 6)
+            << "\" y=\"" << num(y + bar - 3) << "\" font-size=\"11\">" << fmt("%.3fx", row->speedup)
+            << "</text>\n";
+      } else if (row != report.rows.end()) {
+        svg << "<text x=\"" << num(label + 4) << "\" y=\"" << num(y + bar - 3)
+            << "\" font-size=\"11\" fill=\"#c00\">" << html_escape(backend) << ": "
+            << html_escape(row->status) << "</text>\n";
+      }
+      y += bar;
+    }
+    y += gap;
+  }
+  svg << "<line x1=\"" << num(x(1)) << "\" y1=\"5\" x2=\"" << num(x(1)) << "\" y2=\""
+      << num(y) << "\" stroke=\"#555\" stroke-dasharray=\"4 3\"/>\n"
+      << "<text x=\"" << num(x(1)) << "\" y=\"" << num(y + 14)
+      << "\" text-anchor=\"middle\" font-size=\"11\">1.0x (eager)</text>\n";
+  for (size_t i = 0; i < backends.size(); ++i) {
+    svg << "<rect x=\"" << num(label + i * 110) << "\" y=\"" << num(y + 20)
+        << "\" width=\"10\" height=\"10\" fill=\"" << color_of(backends, backends[i])
+        << "\"/><text x=\"" << num(label + i * 110 + 14) << "\" y=\"" << num(y + 29)
+        << "\" font-size=\"11\">" << html_escape(backends[i]) << "</text>\n";
+  }
+  svg << "</svg>\n";
+  return svg.str();
+}
+
+// Every timed sample of eager (grey, top) and the backend (colour, bottom) on
+// a shared latency axis; ticks mark the medians.
+std::string strip_plot(const ResultRow& row, const std::string& color) {
+  std::vector<double> all = row.samples_s;
+  all.insert(all.end(), row.eager_samples_s.begin(), row.eager_samples_s.end());
+  if (all.empty()) return "";
+  const double low = *std::min_element(all.begin(), all.end()) * 1e3;
+  const double high = *std::max_element(all.begin(), all.end()) * 1e3;
+  const double span = high > low ? high - low : std::max(low, 1e-9);
+  const double left = 10, width = 460;
+  auto x = [&](double seconds) { return left + width * (seconds * 1e3 - low) / span; };
+  std::ostringstream svg;
+  svg << "<svg class=\"strip\" xmlns=\"http://www.w3.org/2000/svg\" width=\"560\" height=\"50\">"
+      << "<title>" << html_escape(row.model) << " / " << html_escape(row.backend)
+      << ": samples (ms)</title>";
+  auto dots = [&](const std::vector<double>& samples, double y, const std::string& fill) {
+    for (double s : samples) {
+      svg << "<circle cx=\"" << num(x(s)) << "\" cy=\"" << num(y) << "\" r=\"2.5\" fill=\""
+          << fill << "\" fill-opacity=\"0.6\"/>";
+    }
+    if (!samples.empty()) {
+      const double m = median(samples);
+      svg << "<path d=\"M" << num(x(m)) << " " << num(y - 7) << "v14\" stroke=\"#000\"/>";
+    }
+  };
+  dots(row.eager_samples_s, 12, "#999");
+  dots(row.samples_s, 30, color);
+  svg << "<text x=\"" << num(left + width + 8) << "\" y=\"16\" font-size=\"10\">eager</text>"
+      << "<text x=\"" << num(left + width + 8) << "\" y=\"34\" font-size=\"10\">"
+      << html_escape(row.backend) << "</text>"
+      << "<text x=\"" << num(left) << "\" y=\"48\" font-size=\"10\">" << fmt("%.3f", low)
+      << " ms</text><text x=\"" << num(left + width) << "\" y=\"48\" font-size=\"10\" "
+      << "text-anchor=\"end\">" << fmt("%.3f", high) << " ms</text></svg>";
+  return svg.str();
+}
+
+std::string summary_table(const RunReport& report) {
+  std::ostringstream html;
+  html << "<table class=\"summary\"><tr><th>backend</th><th>geomean speedup (raw)</th>"
+       << "<th>geomean, slowdowns clamped to 1.0</th><th>pass rate</th></tr>\n";
+  for (const auto& backend : backends_in_order(report)) {
+    std::vector<double> raw, clamped;
+    int all = 0;
+    for (const auto& row : report.rows) {
+      if (row.backend != backend) continue;
+      ++all;
+      if (!row.passed()) continue;
+      raw.push_back(row.speedup);
+      clamped.push_back(std::max(row.speedup, 1.0));
+    }
+    html << "<tr><td>" << html_escape(backend) << "</td><td>"
+         << fmt("%.3fx", geometric_mean(raw)) << "</td><td>"
+         << fmt("%.3fx", geometric_mean(clamped)) << "</td><td>" << raw.size() << "/" << all
+         << "</td></tr>\n";
+  }
+  return html.str() + "</table>\n";
+}
+
+std::string results_table(const RunReport& report) {
+  const auto backends = backends_in_order(report);
+  std::ostringstream html;
+  html << "<table class=\"results\"><tr><th>model</th><th>backend</th><th>status</th>"
+       << "<th>speedup</th><th>95% CI</th><th>Welch p</th><th>Mann-Whitney p</th>"
+       << "<th>latency ms</th><th>eager ms</th><th>samples</th><th>compile s</th>"
+       << "<th>first call s</th><th>eager peak MB</th><th>backend peak MB</th>"
+       << "<th>compression</th><th>samples (ms)</th><th>warnings</th></tr>\n";
+  for (const auto& row : report.rows) {
+    std::string warnings;
+    for (const auto& w : row.warnings) warnings += html_escape(w) + "<br>";
+    html << "<tr><td>" << html_escape(row.model) << "</td><td>" << html_escape(row.backend)
+         << "</td><td>" << html_escape(row.status)
+         << (row.error.empty() ? "" : ": " + html_escape(row.error)) << "</td>";
+    if (row.passed()) {
+      html << "<td>" << fmt("%.3fx", row.speedup) << "</td><td>[" << fmt("%.3f", row.ci_low)
+           << ", " << fmt("%.3f", row.ci_high) << "]</td><td>" << fmt("%.3f", row.p_value)
+           << "</td><td>" << fmt("%.3f", row.mann_whitney_p) << "</td><td>"
+           << fmt("%.3f", row.abs_latency_ms) << "</td><td>" << fmt("%.3f", row.eager_latency_ms)
+           << "</td><td>" << row.samples() << "</td><td>" << fmt("%.3f", row.compilation_latency_s)
+           << "</td><td>" << fmt("%.4f", row.first_call_latency_s) << "</td><td>"
+           << fmt("%.3f", row.eager_peak_mem_mb) << "</td><td>"
+           << fmt("%.3f", row.backend_peak_mem_mb) << "</td><td>"
+           << fmt("%.2f", row.compression_ratio) << "</td><td>"
+           << strip_plot(row, color_of(backends, row.backend)) << "</td>";
+    } else {
+      html << "<td colspan=\"13\"></td>";
+    }
+    html << "<td class=\"warn\">" << warnings << "</td></tr>\n";
+  }
+  return html.str() + "</table>\n";
+}
+
+std::string environment_table(const RunReport& report) {
+  std::ostringstream html;
+  html << "<table class=\"environment\">\n";
+  const auto environment = environment_to_json(report.environment);
+  for (const auto& [key, value] : environment.items()) {
+    if (key == "libtorch_config") continue;
+    html << "<tr><th>" << html_escape(key) << "</th><td>"
+         << html_escape(value.is_string() ? value.get<std::string>() : value.dump())
+         << "</td></tr>\n";
+  }
+  html << "<tr><th>config</th><td><code>" << html_escape(report.config.dump()) << "</code></td></tr>"
+       << "</table>\n<details><summary>LibTorch build configuration</summary><pre>"
+       << html_escape(report.environment.libtorch_config) << "</pre></details>\n";
+  return html.str();
+}
+
+}  // namespace
+
+std::string html_escape(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string render_html(const RunReport& report) {
+  std::ostringstream html;
+  html << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+       << "<title>tracebench report</title>\n<style>\n"
+       << "body{font-family:system-ui,sans-serif;margin:2em;color:#222}\n"
+       << "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;"
+       << "padding:3px 6px;font-size:13px;text-align:right}td:first-child,th:first-child"
+       << "{text-align:left}.environment td,.environment th{text-align:left}"
+       << ".warn{color:#a60;text-align:left;font-size:11px}svg text{font-family:inherit}\n"
+       << "</style></head><body>\n<h1>tracebench report</h1>\n<p>"
+       << report.rows.size() << " rows, " << html_escape(report.environment.time_utc) << ", "
+       << html_escape(report.environment.cpu_model) << ". Speedup = median eager latency / "
+       << "median backend latency; whiskers are 95% bootstrap confidence intervals.</p>\n"
+       << "<h2>Summary</h2>\n" << summary_table(report)
+       << "<h2>Speedup over eager</h2>\n" << speedup_chart(report)
+       << "<h2>Results</h2>\n" << results_table(report)
+       << "<h2>Environment</h2>\n" << environment_table(report) << "</body></html>\n";
+  return html.str();
+}
+
+}  // namespace tracebench

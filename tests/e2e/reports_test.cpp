@@ -1,0 +1,206 @@
+// End-to-end: the JSON report, `report --html` (rendered in headless
+// Chromium when installed), `compare`, `merge` and partitions.
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "sources/subprocess.h"
+
+namespace tracebench {
+namespace {
+
+namespace fs = std::filesystem;
+
+CommandResult tracebench(std::vector<std::string> args) {
+  args.insert(args.begin(), TRACEBENCH_BINARY);
+  return run_command(args);
+}
+
+fs::path scratch(const std::string& name) {
+  const auto dir = fs::temp_directory_path() / "tracebench-e2e-reports";
+  fs::create_directories(dir);
+  return dir / name;
+}
+
+nlohmann::json read_json(const fs::path& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+size_t count_lines(const std::string& text) {
+  size_t lines = 0;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) ++lines;
+  return lines;
+}
+
+// One small run shared by the tests below (LinearModel and small_convnet under eager and ts).
+const fs::path& run_json() {
+  static const fs::path path = [] {
+    const auto json = scratch("run.json");
+    auto result = tracebench({"--performance", "--backend=eager,ts", "-k", "^Linear", "-k",
+                              "small_convnet", "-n", "8", "--batch-size", "2", "--json",
+                              json.string()});
+    EXPECT_EQ(result.exit_code, 0) << result.output;
+    return json;
+  }();
+  return path;
+}
+
+TEST(Reports, JsonHasSchemaEnvironmentAndEverySample) {
+  const auto json = read_json(run_json());
+  EXPECT_EQ(json["schema"], "tracebench-results");
+  EXPECT_EQ(json["schema_version"], 1);
+  EXPECT_FALSE(json["environment"]["libtorch_version"].get<std::string>().empty());
+  EXPECT_FALSE(json["environment"]["compiler"].get<std::string>().empty());
+  EXPECT_EQ(json["config"]["repeat"], 8);
+  ASSERT_EQ(json["rows"].size(), 4u);
+  for (const auto& row : json["rows"]) {
+    EXPECT_EQ(row["status"], "pass") << row;
+    EXPECT_EQ(row["samples"], 8);
+    EXPECT_EQ(row["samples_s"].size(), 8u);
+    EXPECT_EQ(row["eager_samples_s"].size(), 8u);
+    EXPECT_LE(row["ci_low"].get<double>(), row["speedup"].get<double>());
+    EXPECT_GE(row["ci_high"].get<double>(), row["speedup"].get<double>());
+    EXPECT_TRUE(row["mann_whitney_p"].is_number());
+    EXPECT_TRUE(row["compression_ratio"].is_number()) << row;
+    EXPECT_GT(row["eager_peak_mem_mb"].get<double>(), 0) << row;
+    EXPECT_TRUE(row["first_call_latency_s"].is_number());
+  }
+}
+
+TEST(Reports, AdaptiveStoppingReportsSamplesUsed) {
+  const auto json = scratch("adaptive.json");
+  auto result = tracebench({"--performance", "--backend=eager", "-k", "^Linear", "--target-ci",
+                            "0.5", "--max-time", "5", "--json", json.string()});
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const auto row = read_json(json)["rows"][0];
+  EXPECT_GE(row["samples"].get<int>(), 10);
+  EXPECT_LT(row["samples"].get<int>(), 30);  // a 50% target is met at the first check
+}
+
+TEST(Reports, HtmlReportRendersInChromium) {
+  const auto html = scratch("report.html");
+  auto result = tracebench({"report", run_json().string(), "--html", html.string()});
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  std::ifstream in(html);
+  const std::string page((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(page.find("<svg class=\"speedup-chart\""), std::string::npos);
+
+  if (!fs::exists("/usr/bin/chromium")) {
+    GTEST_SKIP() << "chromium not installed (/usr/bin/chromium): HTML not rendered; "
+                    "apt-get install chromium";
+  }
+  const auto profile = scratch("chromium-profile");
+  auto dom = run_command({"/usr/bin/chromium", "--headless", "--no-sandbox", "--disable-gpu",
+                          "--disable-background-networking", "--disable-component-update",
+                          "--disable-sync", "--no-first-run",
+                          "--user-data-dir=" + profile.string(), "--dump-dom",
+                          "file://" + html.string()});
+  ASSERT_EQ(dom.exit_code, 0) << dom.output;
+  // The browser parsed the SVG into the DOM: chart, bars, whiskers, strips.
+  EXPECT_NE(dom.output.find("<svg class=\"speedup-chart\""), std::string::npos) << dom.output;
+  EXPECT_NE(dom.output.find("class=\"bar\""), std::string::npos);
+  EXPECT_NE(dom.output.find("class=\"whisker\""), std::string::npos);
+  EXPECT_NE(dom.output.find("<svg class=\"strip\""), std::string::npos);
+  EXPECT_NE(dom.output.find("small_convnet"), std::string::npos);
+}
+
+TEST(Reports, CompareSameRunPassesAndRegressionFails) {
+  auto same = tracebench({"compare", run_json().string(), run_json().string()});
+  EXPECT_EQ(same.exit_code, 0) << same.output;
+  EXPECT_NE(same.output.find("0 regression(s)"), std::string::npos) << same.output;
+
+  // Plant a 50% slowdown of one backend's samples.
+  auto json = read_json(run_json());
+  auto& row = json["rows"][1];
+  for (auto& sample : row["samples_s"]) sample = sample.get<double>() * 1.5;
+  row["abs_latency_ms"] = row["abs_latency_ms"].get<double>() * 1.5;
+  row["speedup"] = row["speedup"].get<double>() / 1.5;
+  const auto slower = scratch("slower.json");
+  std::ofstream(slower) << json.dump();
+  auto regressed = tracebench({"compare", run_json().string(), slower.string()});
+  EXPECT_EQ(regressed.exit_code, 1) << regressed.output;
+  EXPECT_NE(regressed.output.find("regressed"), std::string::npos) << regressed.output;
+  // A threshold above the change: not a regression.
+  auto tolerant =
+      tracebench({"compare", run_json().string(), slower.string(), "--threshold", "0.6"});
+  EXPECT_EQ(tolerant.exit_code, 0) << tolerant.output;
+}
+
+TEST(Reports, CompareBadInputIsOneLineExitTwo) {
+  std::ifstream in(run_json());
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto truncated = scratch("truncated.json");
+  std::ofstream(truncated) << text.substr(0, text.size() / 2);
+  const auto wrong = scratch("wrong.json");
+  std::ofstream(wrong) << "{\"schema\": \"something-else\"}";
+  for (const auto& bad : {truncated, wrong, scratch("missing.json")}) {
+    auto result = tracebench({"compare", run_json().string(), bad.string()});
+    EXPECT_EQ(result.exit_code, 2) << result.output;
+    EXPECT_EQ(count_lines(result.output), 1u) << result.output;
+    EXPECT_EQ(result.output.rfind("tracebench: error: ", 0), 0u) << result.output;
+  }
+}
+
+TEST(Reports, PartitionsCoverTheModelsAndMergeBack) {
+  std::vector<std::string> parts;
+  std::vector<std::string> models;
+  for (int id = 0; id < 2; ++id) {
+    const auto json = scratch("part" + std::to_string(id) + ".json");
+    auto result = tracebench({"--performance", "--backend=eager", "-k", "^Linear", "-k",
+                              "small_convnet", "-n", "3", "--total-partitions", "2",
+                              "--partition-id", std::to_string(id), "--json", json.string()});
+    ASSERT_EQ(result.exit_code, 0) << result.output;
+    const auto rows = read_json(json)["rows"];
+    ASSERT_EQ(rows.size(), 1u);
+    models.push_back(rows[0]["model"]);
+    parts.push_back(json.string());
+  }
+  // Sorted by name: "LinearModel" < "small_convnet" (byte order).
+  EXPECT_EQ(models, (std::vector<std::string>{"LinearModel", "small_convnet"}));
+
+  const auto merged = scratch("merged.json");
+  auto result = tracebench({"merge", parts[0], parts[1], "-o", merged.string()});
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_EQ(read_json(merged)["rows"].size(), 2u);
+
+  auto overlap = tracebench({"merge", parts[0], parts[0], "-o", merged.string()});
+  EXPECT_EQ(overlap.exit_code, 2) << overlap.output;
+  EXPECT_NE(overlap.output.find("is in both"), std::string::npos) << overlap.output;
+}
+
+TEST(Reports, PartitionRangeErrors) {
+  auto result = tracebench({"--performance", "--total-partitions", "2", "--partition-id", "2"});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.output.find("--partition-id must be in [0, 1]"), std::string::npos)
+      << result.output;
+  result = tracebench({"--performance", "--total-partitions", "0"});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.output.find("--total-partitions must be at least 1"), std::string::npos);
+  result = tracebench({"--performance", "--target-ci", "2"});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.output.find("--target-ci must be in [0, 1)"), std::string::npos);
+}
+
+TEST(Reports, CiFlagKeepsSeedLineOtherwise) {
+  auto plain = tracebench({"--performance", "--backend=eager", "-k", "^Linear", "-n", "5"});
+  ASSERT_EQ(plain.exit_code, 0) << plain.output;
+  EXPECT_TRUE(std::regex_search(plain.output, std::regex(R"(LinearModel +\d+\.\d{3}x p=)")))
+      << plain.output;
+  auto with_ci =
+      tracebench({"--performance", "--backend=eager", "-k", "^Linear", "-n", "5", "--ci"});
+  ASSERT_EQ(with_ci.exit_code, 0) << with_ci.output;
+  EXPECT_TRUE(std::regex_search(
+      with_ci.output, std::regex(R"(LinearModel +\d+\.\d{3}x \[\d+\.\d{2}, \d+\.\d{2}\] p=)")))
+      << with_ci.output;
+}
+
+}  // namespace
+}  // namespace tracebench

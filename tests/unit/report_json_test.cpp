@@ -1,0 +1,125 @@
+// The JSON report: structure (golden keys), round trip, atomic writes, and
+// one-line errors for files that are not ours.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "report/json.h"
+#include "tracebench/error.h"
+
+namespace tracebench {
+namespace {
+
+ResultRow sample_row() {
+  ResultRow row;
+  row.model = "LinearModel";
+  row.backend = "ts";
+  row.batch_size = 2;
+  row.speedup = 1.25;
+  row.ci_low = 1.2;
+  row.ci_high = 1.3;
+  row.p_value = 0.01;
+  row.mann_whitney_p = 0.02;
+  row.abs_latency_ms = 1.0;
+  row.eager_latency_ms = 1.25;
+  row.compilation_latency_s = 0.5;
+  row.first_call_latency_s = 0.1;
+  row.eager_peak_mem_mb = 2.0;
+  row.backend_peak_mem_mb = 1.0;
+  row.compression_ratio = 2.0;
+  row.samples_s = {0.001, 0.0011};
+  row.eager_samples_s = {0.00125, 0.0013};
+  row.counters = {{"graphs", 1}};
+  row.warning_codes = {"high_cv"};
+  row.warnings = {"ts: noisy"};
+  return row;
+}
+
+std::string temp_path(const std::string& name) {
+  return (std::filesystem::temp_directory_path() / name).string();
+}
+
+TEST(JsonReport, GoldenStructure) {
+  RunReport report;
+  report.rows = {sample_row()};
+  const auto json = report_to_json(report);
+  EXPECT_EQ(json["schema"], "tracebench-results");
+  EXPECT_EQ(json["schema_version"], 1);
+  for (const char* key : {"environment", "config", "rows"}) EXPECT_TRUE(json.contains(key)) << key;
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : json["rows"][0].items()) keys.push_back(key);
+  EXPECT_EQ(keys, (std::vector<std::string>{
+                      "abs_latency_ms", "backend", "backend_peak_mem_mb", "batch_size", "ci_high",
+                      "ci_low", "compilation_latency_s", "compression_ratio", "counters", "device",
+                      "eager_latency_ms", "eager_peak_mem_mb", "eager_samples_s", "error",
+                      "first_call_latency_s", "iterations_per_run", "mann_whitney_p", "mode",
+                      "model", "samples", "samples_s", "speedup", "status", "warnings",
+                      "welch_p"}));
+  EXPECT_EQ(json["rows"][0]["samples"], 2);
+  EXPECT_EQ(json["rows"][0]["warnings"][0]["code"], "high_cv");
+}
+
+TEST(JsonReport, RoundTripKeepsEverythingAndNanBecomesNull) {
+  RunReport report;
+  report.environment.cpu_model = "Test CPU";
+  report.environment.blas_libraries = {"/lib/libblas.so.3"};
+  auto failed = sample_row();
+  failed.status = status::kFailToRun;
+  failed.speedup = 0;
+  failed.ci_low = failed.ci_high = std::nan("");
+  report.rows = {sample_row(), failed};
+  const auto json = report_to_json(report);
+  EXPECT_TRUE(json["rows"][1]["ci_low"].is_null());
+  const auto back = report_from_json(json, "x.json");
+  EXPECT_EQ(back.environment.cpu_model, "Test CPU");
+  EXPECT_EQ(back.environment.blas_libraries, report.environment.blas_libraries);
+  ASSERT_EQ(back.rows.size(), 2u);
+  EXPECT_EQ(row_to_json(back.rows[0]), row_to_json(report.rows[0]));
+  EXPECT_TRUE(std::isnan(back.rows[1].ci_low));
+  EXPECT_EQ(back.rows[1].status, "fail_to_run");
+}
+
+TEST(JsonReport, AtomicWriteThenRead) {
+  const auto path = temp_path("tracebench-json-test.json");
+  RunReport report;
+  report.rows = {sample_row()};
+  write_report_atomically(path, report);
+  report.rows.push_back(sample_row());
+  write_report_atomically(path, report);  // replaces, never appends
+  EXPECT_EQ(read_report(path).rows.size(), 2u);
+  for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::temp_directory_path())) {
+    EXPECT_EQ(entry.path().string().find("tracebench-json-test.json.tmp"), std::string::npos);
+  }
+  std::filesystem::remove(path);
+}
+
+void expect_usage_error(const std::string& content, const std::string& fragment) {
+  const auto path = temp_path("tracebench-bad.json");
+  std::ofstream(path) << content;
+  try {
+    read_report(path);
+    FAIL() << "no error for " << content;
+  } catch (const UsageError& error) {
+    const std::string message = error.what();
+    EXPECT_NE(message.find(fragment), std::string::npos) << message;
+    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+  }
+}
+
+TEST(JsonReport, BadFilesGiveOneLineErrors) {
+  expect_usage_error("{\"schema\": \"tracebench-results\", \"rows\": [", "not valid JSON (truncated?");
+  expect_usage_error("{\"hello\": 1}", "not a tracebench results file");
+  expect_usage_error("{\"schema\": \"tracebench-results\", \"schema_version\": 99}",
+                     "schema_version 99");
+  expect_usage_error(
+      "{\"schema\": \"tracebench-results\", \"schema_version\": 1, \"environment\": {}, "
+      "\"rows\": [{\"model\": 3}]}",
+      "malformed field");
+  EXPECT_THROW(read_report("/no/such/file.json"), UsageError);
+}
+
+}  // namespace
+}  // namespace tracebench
