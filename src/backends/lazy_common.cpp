@@ -1,6 +1,7 @@
 #include "backends/lazy_common.h"
 
-#include <torch/csrc/jit/frontend/tracer.h>
+#include "backends/tracing.h"
+
 #include <torch/csrc/jit/ir/constants.h>
 #include <torch/csrc/jit/passes/dead_code_elimination.h>
 #include <torch/csrc/lazy/backend/backend_interface.h>
@@ -132,19 +133,8 @@ ParameterizedGraph trace_with_parameter_inputs(Model& model,
                                                const std::vector<c10::IValue>& inputs) {
   torch::NoGradGuard no_grad;
   std::vector<at::Tensor> tensors = model.tensors();
-  torch::jit::Stack stack;
-  for (const auto& tensor : tensors) stack.emplace_back(tensor);
-  for (const auto& input : inputs) stack.push_back(input);
   const size_t resident_count = tensors.size();
-  auto forward = [&model, resident_count](torch::jit::Stack traced) -> torch::jit::Stack {
-    std::vector<c10::IValue> model_inputs(traced.begin() + resident_count, traced.end());
-    return {model.forward(model_inputs)};
-  };
-  auto traced = torch::jit::tracer::trace(
-      std::move(stack), forward, [](const torch::autograd::Variable&) { return std::string(); },
-      /*strict=*/false, /*force_outplace=*/false);
-  auto graph = traced.first->graph;
-  torch::jit::EliminateDeadCode(graph);
+  auto graph = trace_with_tensor_inputs(model, inputs);
   auto lifted = lift_tensor_constants(*graph, resident_count);
   redirect_cpu_device_constants(*graph);
   use_lazy_lowerable_ops(*graph);
