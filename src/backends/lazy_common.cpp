@@ -1,6 +1,7 @@
 #include "backends/lazy_common.h"
 
-#include <torch/csrc/jit/frontend/tracer.h>
+#include "backends/tracing.h"
+
 #include <torch/csrc/jit/ir/constants.h>
 #include <torch/csrc/jit/passes/dead_code_elimination.h>
 #include <torch/csrc/lazy/backend/backend_interface.h>
@@ -81,21 +82,49 @@ void redirect_cpu_device_constants(torch::jit::Graph& graph) {
   }
 }
 
-// The tracer records convolutions as aten::_convolution, which has no lazy
-// kernel (it reaches convolution_overrideable and throws); aten::convolution
-// has one. Rewrite, dropping _convolution's cuDNN/benchmark flags.
-void use_lazy_convolution(torch::jit::Graph& graph) {
+// Replaces every `from` node by a `to` node over its first `input_count`
+// inputs; the two must compute the same thing for those inputs.
+void replace_op(torch::jit::Graph& graph, c10::Symbol from, c10::Symbol to, size_t input_count) {
   for (auto it = graph.nodes().begin(); it != graph.nodes().end();) {
     torch::jit::Node* node = *it;
     ++it;
-    if (node->kind() != c10::aten::_convolution || node->inputs().size() < 9) continue;
+    if (node->kind() != from || node->inputs().size() < input_count) continue;
     torch::jit::WithInsertPoint guard(node);
-    torch::jit::Node* conv = graph.create(c10::aten::convolution, node->inputs().slice(0, 9));
-    graph.insertNode(conv);
-    conv->output()->setType(node->output()->type());
-    node->output()->replaceAllUsesWith(conv->output());
+    torch::jit::Node* replacement = graph.create(to, node->inputs().slice(0, input_count));
+    graph.insertNode(replacement);
+    replacement->output()->setType(node->output()->type());
+    node->output()->replaceAllUsesWith(replacement->output());
     node->destroy();
   }
+}
+
+// relu6(x) as clamp(x, 0, 6).
+void replace_relu6(torch::jit::Graph& graph, c10::Symbol relu6) {
+  for (auto it = graph.nodes().begin(); it != graph.nodes().end();) {
+    torch::jit::Node* node = *it;
+    ++it;
+    if (node->kind() != relu6) continue;
+    torch::jit::WithInsertPoint guard(node);
+    auto* clamp = graph.insertNode(graph.create(
+        c10::aten::clamp, {node->input(0), graph.insertConstant(0), graph.insertConstant(6)}));
+    clamp->output()->setType(node->output()->type());
+    node->output()->replaceAllUsesWith(clamp->output());
+    node->destroy();
+  }
+}
+
+// Ops the tracer records that LTC's TorchScript backend cannot lower, each
+// rewritten to an equivalent op it can (else the forward pass falls back to
+// eager and cannot be captured as one computation):
+// - aten::_convolution reaches convolution_overrideable and throws;
+//   aten::convolution takes its first 9 inputs (dropping cuDNN flags).
+// - relu6 / hardtanh (mobilenet_v2's ReLU6) fall back to eager; clamp lowers.
+void use_lazy_lowerable_ops(torch::jit::Graph& graph) {
+  replace_op(graph, c10::aten::_convolution, c10::aten::convolution, 9);
+  replace_op(graph, c10::aten::hardtanh, c10::aten::clamp, 3);
+  replace_op(graph, c10::aten::hardtanh_, c10::aten::clamp, 3);
+  replace_relu6(graph, c10::aten::relu6);
+  replace_relu6(graph, c10::aten::relu6_);
 }
 
 }  // namespace
@@ -104,22 +133,11 @@ ParameterizedGraph trace_with_parameter_inputs(Model& model,
                                                const std::vector<c10::IValue>& inputs) {
   torch::NoGradGuard no_grad;
   std::vector<at::Tensor> tensors = model.tensors();
-  torch::jit::Stack stack;
-  for (const auto& tensor : tensors) stack.emplace_back(tensor);
-  for (const auto& input : inputs) stack.push_back(input);
   const size_t resident_count = tensors.size();
-  auto forward = [&model, resident_count](torch::jit::Stack traced) -> torch::jit::Stack {
-    std::vector<c10::IValue> model_inputs(traced.begin() + resident_count, traced.end());
-    return {model.forward(model_inputs)};
-  };
-  auto traced = torch::jit::tracer::trace(
-      std::move(stack), forward, [](const torch::autograd::Variable&) { return std::string(); },
-      /*strict=*/false, /*force_outplace=*/false);
-  auto graph = traced.first->graph;
-  torch::jit::EliminateDeadCode(graph);
+  auto graph = trace_with_tensor_inputs(model, inputs);
   auto lifted = lift_tensor_constants(*graph, resident_count);
   redirect_cpu_device_constants(*graph);
-  use_lazy_convolution(*graph);
+  use_lazy_lowerable_ops(*graph);
   torch::jit::EliminateDeadCode(graph);
   for (auto& tensor : lifted) tensors.push_back(tensor);
   TORCH_INTERNAL_ASSERT(graph->inputs().size() == tensors.size() + inputs.size());
