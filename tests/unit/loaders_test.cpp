@@ -9,6 +9,7 @@
 #include "sources/python_loader.h"
 #include "sources/subprocess.h"
 #include "test_paths.h"
+#include "usage_error_helpers.h"
 #include "tracebench/error.h"
 
 namespace tracebench {
@@ -16,6 +17,7 @@ namespace {
 
 using testing::fresh_temp_directory;
 using testing::source_path;
+using testing::usage_error_of;
 
 LoadedModel load(const std::string& file, const std::string& class_name,
                  const std::string& shapes = "") {
@@ -26,17 +28,6 @@ LoadedModel load(const std::string& file, const std::string& class_name,
       options);
 }
 
-std::string usage_error_of(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const UsageError& error) {
-    return error.what();
-  }
-  return "(no UsageError)";
-}
-
-#define EXPECT_CONTAINS(haystack, needle) \
-  EXPECT_NE(std::string(haystack).find(needle), std::string::npos) << (haystack)
 
 TEST(CppLoader, SeedLinearModelFromSource) {
   auto loaded = load(source_path("examples/model_collection.cpp"), "LinearModel");

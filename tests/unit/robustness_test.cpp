@@ -19,6 +19,7 @@
 #include "sources/cache.h"
 #include "sources/load_model.h"
 #include "test_paths.h"
+#include "usage_error_helpers.h"
 #include "tracebench/error.h"
 
 namespace tracebench {
@@ -26,18 +27,8 @@ namespace {
 
 using testing::fresh_temp_directory;
 using testing::source_path;
+using testing::usage_error_of;
 
-std::string usage_error_of(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const UsageError& error) {
-    return error.what();
-  }
-  return "(no UsageError)";
-}
-
-#define EXPECT_CONTAINS(haystack, needle) \
-  EXPECT_NE(std::string(haystack).find(needle), std::string::npos) << (haystack)
 
 TEST(RowJson, RoundTripsEveryField) {
   ResultRow row;
