@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "sources/subprocess.h"
+#include "test_paths.h"
 
 namespace tracebench {
 namespace {
@@ -53,7 +54,7 @@ TEST(Cli, SeedCommandWithCppFileAndRelativePath) {
 }
 
 TEST(Cli, SeveralBackendsPrintNamedLinesAndGridTable) {
-  const auto csv = std::filesystem::temp_directory_path() / "tracebench-e2e.csv";
+  const auto csv = testing::process_temp_path("grid.csv");
   auto result = tracebench({"--performance", "--backend=eager,ts,ofi", "-k", "small_convnet",
                             "-k", "^Linear", "-n", "5", "--batch-size", "2", "--output",
                             csv.string()});
@@ -144,7 +145,7 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<BadInput>& info) { return info.param.name; });
 
 TEST(Cli, AccuracyModePrintsAStatusPerRowAndThePassRate) {
-  const auto csv = std::filesystem::temp_directory_path() / "tracebench-e2e-accuracy.csv";
+  const auto csv = testing::process_temp_path("accuracy.csv");
   auto result = tracebench({"--accuracy", "--backend=eager,ofi", "-k", "small_convnet",
                             "--batch-size", "2", "--output", csv.string()});
   ASSERT_EQ(result.exit_code, 0) << result.output;

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "sources/subprocess.h"
+#include "test_paths.h"
 
 namespace tracebench {
 namespace {
@@ -22,11 +23,7 @@ CommandResult tracebench(std::vector<std::string> args) {
   return run_command(args);
 }
 
-fs::path scratch(const std::string& name) {
-  const auto dir = fs::temp_directory_path() / "tracebench-e2e-reports";
-  fs::create_directories(dir);
-  return dir / name;
-}
+fs::path scratch(const std::string& name) { return testing::process_temp_path(name); }
 
 nlohmann::json read_json(const fs::path& path) {
   std::ifstream in(path);

@@ -21,6 +21,7 @@
 
 #include "report/csv_reader.h"
 #include "sources/subprocess.h"
+#include "test_paths.h"
 
 extern char** environ;
 
@@ -64,7 +65,7 @@ std::map<std::string, std::map<std::string, std::string>> csv_statuses(
 }
 
 std::filesystem::path temp_file(const std::string& name) {
-  auto path = std::filesystem::temp_directory_path() / ("tracebench-e2e-" + name);
+  auto path = testing::process_temp_path(name);
   std::filesystem::remove(path);
   return path;
 }

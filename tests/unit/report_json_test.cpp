@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "report/json.h"
+#include "test_paths.h"
 #include "tracebench/error.h"
 
 namespace tracebench {
@@ -39,7 +40,7 @@ ResultRow sample_row() {
 }
 
 std::string temp_path(const std::string& name) {
-  return (std::filesystem::temp_directory_path() / name).string();
+  return testing::process_temp_path(name).string();
 }
 
 TEST(JsonReport, GoldenStructure) {
@@ -90,7 +91,7 @@ TEST(JsonReport, AtomicWriteThenRead) {
   report.rows.push_back(sample_row());
   write_report_atomically(path, report);  // replaces, never appends
   EXPECT_EQ(read_report(path).rows.size(), 2u);
-  for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::temp_directory_path())) {
+  for (const auto& entry : std::filesystem::directory_iterator(testing::process_temp_path(""))) {
     EXPECT_EQ(entry.path().string().find("tracebench-json-test.json.tmp"), std::string::npos);
   }
   std::filesystem::remove(path);
