@@ -9,6 +9,7 @@
 ///
 /// after which `--backend=mine` works. See examples/plugins/.
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -42,6 +43,29 @@ class CompiledModel {
   virtual std::map<std::string, double> counters() const { return {}; }
 };
 
+/// What a training iteration needs from the harness, for a backend that runs
+/// the whole iteration itself (see Backend::compile_training_step).
+struct TrainingRecipe {
+  /// The scalar loss of the model's outputs (the model's natural loss, or the
+  /// harness's documented reduction when it has none).
+  std::function<torch::Tensor(const c10::IValue& outputs)> loss;
+  /// An optimizer over the given parameters, wherever they live.
+  std::function<std::unique_ptr<torch::optim::Optimizer>(std::vector<torch::Tensor>)>
+      make_optimizer;
+  /// "sgd" or "adam": a backend that replays a captured iteration must know
+  /// whether the optimizer's constants change from step to step (Adam's do).
+  std::string optimizer_name;
+};
+
+/// One training iteration compiled as a whole: zero-grad, forward, loss,
+/// backward, optimizer step. run() returns (outputs, loss) on the CPU.
+class CompiledTrainingStep : public CompiledModel {
+ public:
+  /// Parameters after the last step, then their gradients (zeros where none),
+  /// on the CPU, in Model::parameters() order.
+  virtual std::vector<torch::Tensor> parameters_and_gradients() = 0;
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -53,6 +77,14 @@ class Backend {
   virtual bool supports_training() const { return false; }
   /// Compiles `model`. May throw: the runner turns that into a `fail_to_run` row.
   virtual std::unique_ptr<CompiledModel> compile(Model& model, const CompileOptions& options) = 0;
+  /// For backends whose parameters live outside the model (a lazy device): the
+  /// whole training iteration, optimizer included. nullptr (the default) means
+  /// the harness builds the iteration around compile(Mode::kTraining) and
+  /// updates the model's own parameters.
+  virtual std::unique_ptr<CompiledTrainingStep> compile_training_step(
+      Model& /*model*/, const CompileOptions& /*options*/, const TrainingRecipe& /*recipe*/) {
+    return nullptr;
+  }
 };
 
 /// The symbol prefix the plugin loader looks for in a plugin's dynamic symbol

@@ -127,10 +127,32 @@ void use_lazy_lowerable_ops(torch::jit::Graph& graph) {
   replace_relu6(graph, c10::aten::relu6_);
 }
 
+// LTC 1.13 cannot differentiate aten::convolution without a bias: the shape
+// function of convolution_backward returns two shapes where its lowering
+// expects three (an internal assert). A zero bias that needs no gradient
+// computes the same forward pass and avoids it. new_full, not new_zeros: LTC
+// builds new_zeros from fresh device data, which a captured computation
+// would have to be fed on every call; new_full expands a scalar constant.
+void give_convolutions_a_zero_bias(torch::jit::Graph& graph) {
+  for (torch::jit::Node* node : graph.nodes()) {
+    if (node->kind() != c10::aten::convolution ||
+        node->input(2)->type()->kind() != c10::TypeKind::NoneType) {
+      continue;
+    }
+    torch::jit::WithInsertPoint guard(node);
+    torch::jit::Value* weight = node->input(1);
+    torch::jit::Value* out_channels = graph.insert(c10::aten::size, {weight, 0});
+    torch::jit::Value* shape =
+        graph.insertNode(graph.createList(c10::IntType::get(), {out_channels}))->output();
+    node->replaceInput(2, graph.insert(c10::aten::new_full, {weight, shape, 0.0}));
+  }
+}
+
 }  // namespace
 
 ParameterizedGraph trace_with_parameter_inputs(Model& model,
-                                               const std::vector<c10::IValue>& inputs) {
+                                               const std::vector<c10::IValue>& inputs,
+                                               Mode mode) {
   torch::NoGradGuard no_grad;
   std::vector<at::Tensor> tensors = model.tensors();
   const size_t resident_count = tensors.size();
@@ -138,6 +160,7 @@ ParameterizedGraph trace_with_parameter_inputs(Model& model,
   auto lifted = lift_tensor_constants(*graph, resident_count);
   redirect_cpu_device_constants(*graph);
   use_lazy_lowerable_ops(*graph);
+  if (mode == Mode::kTraining) give_convolutions_a_zero_bias(*graph);
   torch::jit::EliminateDeadCode(graph);
   for (auto& tensor : lifted) tensors.push_back(tensor);
   TORCH_INTERNAL_ASSERT(graph->inputs().size() == tensors.size() + inputs.size());

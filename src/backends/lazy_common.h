@@ -26,6 +26,7 @@
 #include <memory>
 #include <vector>
 
+#include "tracebench/backend.h"
 #include "tracebench/model.h"
 
 namespace tracebench::lazy {
@@ -48,9 +49,11 @@ struct ParameterizedGraph {
 };
 
 /// Traces `model` on `inputs` with its tensors as graph inputs; CPU device
-/// constants in the trace are redirected to the lazy device.
+/// constants in the trace are redirected to the lazy device. A training graph
+/// is also made differentiable by LTC (see give_convolutions_a_zero_bias).
 ParameterizedGraph trace_with_parameter_inputs(Model& model,
-                                               const std::vector<c10::IValue>& inputs);
+                                               const std::vector<c10::IValue>& inputs,
+                                               Mode mode = Mode::kInference);
 
 /// A traced forward pass whose resident tensors live on the lazy device.
 /// record() interprets the graph with lazy tensors, which records lazy IR.
@@ -102,6 +105,11 @@ struct CompileCounts {
   static CompileCounts now();
   CompileCounts operator-(const CompileCounts& other) const {
     return {cached - other.cached, uncached - other.uncached};
+  }
+  CompileCounts& operator+=(const CompileCounts& other) {
+    cached += other.cached;
+    uncached += other.uncached;
+    return *this;
   }
 };
 

@@ -5,15 +5,20 @@
 // LTC's cache (or lowers and compiles it once) and executes it. Parameters are
 // placed on the lazy device once at compile time (see lazy_common.h).
 
-#include <torch/csrc/lazy/core/lazy_graph_executor.h>
-
 #include "backends/builtin.h"
 #include "backends/lazy_common.h"
+#include "backends/lazy_training.h"
 #include "tracebench/error.h"
 
 namespace tracebench {
 
 namespace {
+
+std::map<std::string, double> counters_of(const lazy::CompileCounts& counts, int64_t calls) {
+  return {{"ltc_cached_compiles", static_cast<double>(counts.cached)},
+          {"ltc_uncached_compiles", static_cast<double>(counts.uncached)},
+          {"calls", static_cast<double>(calls)}};
+}
 
 class LazyTraceEverytimeModel final : public CompiledModel {
  public:
@@ -23,34 +28,49 @@ class LazyTraceEverytimeModel final : public CompiledModel {
     torch::NoGradGuard no_grad;
     const auto before = lazy::CompileCounts::now();
     c10::IValue lazy_out = program_.record(inputs);
-    // Mark step: materialize every live lazy tensor with pending IR (here: the
-    // outputs) through one graph execution, then fetch the outputs. Synced on
-    // every call because run() must return finished CPU results.
-    auto* executor = torch::lazy::LazyGraphExecutor::Get();
-    const auto device = lazy::lazy_backend_device();
-    executor->SyncLiveTensorsGraph(&device, /*devices=*/{}, /*wait=*/true);
-    executor->MarkStep(device);
-    std::vector<at::Tensor> lazy_tensors;
-    lazy::flatten_tensors(lazy_out, lazy_tensors);
-    std::vector<at::Tensor> cpu_tensors;
-    cpu_tensors.reserve(lazy_tensors.size());
-    for (const auto& tensor : lazy_tensors) cpu_tensors.push_back(tensor.to(c10::kCPU));
-    const auto delta = lazy::CompileCounts::now() - before;
-    counts_.cached += delta.cached;
-    counts_.uncached += delta.uncached;
+    // Synced on every call because run() must return finished CPU results.
+    lazy::mark_step();
+    auto result = lazy::to_cpu(lazy_out);
+    counts_ += lazy::CompileCounts::now() - before;
     ++calls_;
-    size_t next = 0;
-    return lazy::unflatten_tensors(lazy_out, cpu_tensors, next);
+    return result;
   }
 
-  std::map<std::string, double> counters() const override {
-    return {{"ltc_cached_compiles", static_cast<double>(counts_.cached)},
-            {"ltc_uncached_compiles", static_cast<double>(counts_.uncached)},
-            {"calls", static_cast<double>(calls_)}};
-  }
+  std::map<std::string, double> counters() const override { return counters_of(counts_, calls_); }
 
  private:
   lazy::LazyProgram program_;
+  lazy::CompileCounts counts_;
+  int64_t calls_ = 0;
+};
+
+// Training the way the seed's trace_everytime does: every iteration records
+// forward, loss, backward and the optimizer step as lazy IR on the lazy device
+// and syncs once; the graph is compiled once and then found by hash.
+class LazyTrainEverytimeStep final : public CompiledTrainingStep {
+ public:
+  LazyTrainEverytimeStep(Model& model, const CompileOptions& options,
+                         const TrainingRecipe& recipe)
+      : trainer_(model, options, recipe) {}
+
+  c10::IValue run(const std::vector<c10::IValue>& inputs) override {
+    const auto before = lazy::CompileCounts::now();
+    c10::IValue recorded = trainer_.record_iteration(lazy::to_lazy(inputs));
+    lazy::mark_step();
+    auto result = lazy::to_cpu(recorded);
+    counts_ += lazy::CompileCounts::now() - before;
+    ++calls_;
+    return result;
+  }
+
+  std::map<std::string, double> counters() const override { return counters_of(counts_, calls_); }
+
+  std::vector<torch::Tensor> parameters_and_gradients() override {
+    return trainer_.parameters_and_gradients();
+  }
+
+ private:
+  lazy::LazyTrainer trainer_;
   lazy::CompileCounts counts_;
   int64_t calls_ = 0;
 };
@@ -61,13 +81,19 @@ class LazyTraceEverytimeBackend final : public Backend {
   std::string description() const override {
     return "LTC TorchScript backend: record lazy IR and sync every call (graph cache by hash)";
   }
+  bool supports_training() const override { return true; }
   std::unique_ptr<CompiledModel> compile(Model& model, const CompileOptions& options) override {
     if (options.mode != Mode::kInference) {
-      throw UsageError("lazy_trace_everytime supports inference only");
+      throw UsageError("lazy_trace_everytime trains through compile_training_step only");
     }
     lazy::ensure_lazy_backend();
     return std::make_unique<LazyTraceEverytimeModel>(
         lazy::LazyProgram(lazy::trace_with_parameter_inputs(model, options.example_inputs)));
+  }
+  std::unique_ptr<CompiledTrainingStep> compile_training_step(
+      Model& model, const CompileOptions& options, const TrainingRecipe& recipe) override {
+    lazy::ensure_lazy_backend();
+    return std::make_unique<LazyTrainEverytimeStep>(model, options, recipe);
   }
 };
 

@@ -1,56 +1,34 @@
 // lazy_trace_once: trace once on LibTorch's lazy tensor core (TorchScript
 // backend), then replay the compiled computation with no tracing.
 //
-// compile: the forward pass is recorded once as lazy IR (parameters resident on
-// the lazy device, see lazy_common.h) and synced, which makes LTC lower and
-// compile it and put it in its computation cache. The computation is taken
-// from that cache by its graph hash (LazyGraphExecutor::GetGraphHash), and
-// each of its parameters is mapped to where its data comes from: the lowering
-// turns the distinct device-data nodes of the IR, in post-order, into the
-// computation's parameters, so walking the same post-order and comparing data
-// handles tells which parameter is a model tensor (resident data, kept), which
-// is a call input (transferred on each call), and which is a constant scalar
-// LTC created while tracing (kept).
+// Inference: the forward pass is recorded once as lazy IR (parameters resident
+// on the lazy device, see lazy_common.h) and captured (lazy_capture.h). Each
+// call then transfers only the inputs, executes the computation and fetches
+// the results: no IR, no hashing, no cache lookup. If an input's shape, dtype
+// or a non-tensor input differs from every captured signature, the model is
+// traced again for it (counted as a retrace).
 //
-// run: transfers only the inputs (MakeComputationDataFromTensor), executes the
-// computation (ExecuteComputation) and fetches the results
-// (MakeTensorFromComputationData): no IR, no hashing, no cache lookup. If an
-// input's shape, dtype or a non-tensor input differs from every captured
-// signature, the model is traced again for it (counted as a retrace).
-
-#include <torch/csrc/lazy/backend/backend_interface.h>
-#include <torch/csrc/lazy/core/ir_util.h>
-#include <torch/csrc/lazy/core/lazy_graph_executor.h>
-#include <torch/csrc/lazy/core/tensor.h>
+// Training: a whole iteration (forward, loss, backward, SGD step) is one
+// computation over the resident state (parameters, buffers, gradients) and the
+// inputs; its results include the next state, which the following call feeds
+// back in. The first iteration differs from the rest (no gradients exist yet),
+// so the first two calls are traced and captured, and every later one replays
+// the second.
 
 #include <sstream>
 #include <unordered_map>
 
 #include "backends/builtin.h"
+#include "backends/lazy_capture.h"
 #include "backends/lazy_common.h"
+#include "backends/lazy_training.h"
 #include "tracebench/error.h"
 
 namespace tracebench {
 
 namespace {
 
-using torch::lazy::BackendDataPtr;
-
-/// Where a computation parameter or a model output comes from.
-struct Source {
-  enum Kind { kResident, kInput, kConstant, kResult } kind;
-  size_t index = 0;      // resident / input / result index
-  BackendDataPtr data;   // kResident and kConstant: the device data itself
-};
-
-/// A computation captured for one input signature.
-struct Capture {
-  torch::lazy::ComputationPtr computation;
-  std::vector<Source> parameters;  // one per computation parameter, in order
-  std::vector<Source> outputs;     // one per flattened model output
-  c10::IValue structure;           // the model output's shape (tuple, list, ...)
-  size_t results = 0;              // number of computation results
-};
+using lazy::BackendDataPtr;
 
 std::string signature_of(const std::vector<c10::IValue>& inputs) {
   std::ostringstream out;
@@ -65,193 +43,174 @@ std::string signature_of(const std::vector<c10::IValue>& inputs) {
   return out.str();
 }
 
-// Device data that LTC itself created while tracing, from a scalar (a wrapped
-// number such as the 0.5 of `x * 0.5`, or GetIrValueForScalar): read-only and
-// one element. Only trusted as a constant when the trace had no eager
-// fallback and was a single graph (checked in capture), since a fallback's
-// CPU result re-enters the graph the same way.
-bool is_ltc_scalar_constant(const BackendDataPtr& data) {
-  auto* info =
-      dynamic_cast<torch::lazy::LazyGraphExecutor::DeviceDataInfo*>(data->info());
-  return info != nullptr && info->read_only && data->shape().numel() == 1;
+std::vector<BackendDataPtr> data_of(const std::vector<at::Tensor>& lazy_tensors) {
+  std::vector<BackendDataPtr> data;
+  data.reserve(lazy_tensors.size());
+  for (const auto& tensor : lazy_tensors) {
+    data.push_back(tensor.defined() ? torch::lazy::GetLtcTensor(tensor)->GetDataHandle()
+                                    : nullptr);
+  }
+  return data;
 }
+
+/// The captured tensors after a replay, on the CPU, put back into `like`'s structure.
+c10::IValue outputs_of(const lazy::Capture& capture, const c10::IValue& like,
+                       const std::vector<BackendDataPtr>& results,
+                       const std::vector<BackendDataPtr>& resident,
+                       const std::vector<c10::IValue>& inputs) {
+  std::vector<at::Tensor> outputs;
+  std::vector<at::Tensor> like_tensors;
+  lazy::flatten_tensors(like, like_tensors);
+  outputs.reserve(like_tensors.size());
+  for (size_t i = 0; i < like_tensors.size(); ++i) {
+    outputs.push_back(lazy::cpu_tensor_of(capture.tensors[i], results, resident, inputs));
+  }
+  size_t next = 0;
+  return lazy::unflatten_tensors(like, outputs, next);
+}
+
+class Counters {
+ public:
+  lazy::CompileCounts compiles;
+  int64_t traces = 0;
+  int64_t retraces = 0;
+  int64_t replays = 0;
+  std::map<std::string, double> as_map() const {
+    return {{"ltc_cached_compiles", static_cast<double>(compiles.cached)},
+            {"ltc_uncached_compiles", static_cast<double>(compiles.uncached)},
+            {"traces", static_cast<double>(traces)},
+            {"retraces", static_cast<double>(retraces)},
+            {"replays", static_cast<double>(replays)}};
+  }
+};
+
+/// A computation captured for one input signature, and the CPU result of the
+/// traced call (the structure replays fill in).
+struct Entry {
+  lazy::Capture capture;
+  c10::IValue structure;
+};
 
 class LazyTraceOnceModel final : public CompiledModel {
  public:
-  explicit LazyTraceOnceModel(lazy::LazyProgram program) : program_(std::move(program)) {
-    for (size_t i = 0; i < program_.resident_lazy().size(); ++i) {
-      auto data = torch::lazy::GetLtcTensor(program_.resident_lazy()[i])->GetDataHandle();
-      resident_index_.emplace(data->GetHandle(), i);
-    }
-  }
+  explicit LazyTraceOnceModel(lazy::LazyProgram program)
+      : program_(std::move(program)), resident_data_(data_of(program_.resident_lazy())) {}
 
   /// Traces `inputs` and captures the computation; returns the traced result.
   c10::IValue capture(const std::vector<c10::IValue>& inputs) {
     torch::NoGradGuard no_grad;
-    Capture capture;
-    const auto before = lazy::CompileCounts::now();
-
     const auto fallbacks_before = lazy::eager_fallback_counts();
     auto lazy_inputs = lazy::to_lazy(inputs);
-    std::unordered_map<torch::lazy::BackendData::Handle, size_t> input_index;
-    for (size_t i = 0; i < lazy_inputs.size(); ++i) {
-      if (!lazy_inputs[i].isTensor()) continue;
-      auto data = torch::lazy::GetLtcTensor(lazy_inputs[i].toTensor())->GetDataHandle();
-      input_index.emplace(data->GetHandle(), i);
-    }
+    lazy::DataIndex index{lazy::DataIndex::of(program_.resident_lazy()),
+                          lazy::DataIndex::of(lazy_inputs)};
     c10::IValue lazy_out = program_.record_lazy(lazy_inputs);
-
-    for (const auto& [op, count] : lazy::eager_fallback_counts()) {
-      auto it = fallbacks_before.find(op);
-      TORCH_CHECK(it != fallbacks_before.end() ? it->second == count : count == 0,
-                  "lazy_trace_once: ", op, " has no lazy lowering (eager fallback); the forward "
-                  "pass cannot be captured as one computation");
-    }
+    lazy::check_no_eager_fallback(fallbacks_before);
 
     std::vector<at::Tensor> out_tensors;
     lazy::flatten_tensors(lazy_out, out_tensors);
-    std::vector<torch::lazy::LazyTensorPtr> ltc;
-    for (const auto& tensor : out_tensors) ltc.push_back(torch::lazy::GetLtcTensor(tensor));
-
-    auto classify = [&](const BackendDataPtr& data) -> Source {
-      const auto handle = data->GetHandle();
-      if (auto it = resident_index_.find(handle); it != resident_index_.end()) {
-        return {Source::kResident, it->second, data};
-      }
-      if (auto it = input_index.find(handle); it != input_index.end()) {
-        return {Source::kInput, it->second, nullptr};
-      }
-      if (is_ltc_scalar_constant(data)) return {Source::kConstant, 0, data};
-      auto* info =
-          dynamic_cast<torch::lazy::LazyGraphExecutor::DeviceDataInfo*>(data->info());
-      TORCH_CHECK(false,
-                  "lazy_trace_once: the lazy graph reads device data that is neither a model "
-                  "tensor, an input nor a constant (was the forward pass split by an eager "
-                  "fallback or a sync?): shape ", data->shape().to_string(), ", tensor id ",
-                  info ? info->tensor_id : -2, ", read only ", info ? info->read_only : false,
-                  ", info ", data->info() ? "set" : "none");
-    };
-
-    // The outputs the sync computes, in the order LTC collects them: first
-    // occurrence of each lazy tensor that has pending IR and no data.
-    std::unordered_map<int64_t, size_t> result_of_tensor;
-    std::vector<const torch::lazy::Node*> roots;
-    for (const auto& tensor : ltc) {
-      if (tensor->CurrentDataHandle() != nullptr || !tensor->CurrentIrValue()) {
-        auto data = tensor->CurrentDataHandle();
-        TORCH_CHECK(data, "lazy_trace_once: an output has neither IR nor data");
-        capture.outputs.push_back(classify(data));
-        continue;
-      }
-      auto [it, inserted] = result_of_tensor.emplace(tensor->GetUniqueId(), roots.size());
-      if (inserted) roots.push_back(tensor->CurrentIrValue().node.get());
-      capture.outputs.push_back({Source::kResult, it->second, nullptr});
-    }
-    capture.results = roots.size();
-
-    // The computation's parameters: distinct device data in post-order.
-    std::vector<torch::lazy::Node*> root_nodes;
-    for (const auto* node : roots) root_nodes.push_back(const_cast<torch::lazy::Node*>(node));
-    std::unordered_map<torch::lazy::BackendData::Handle, size_t> seen;
-    for (torch::lazy::Node* node : torch::lazy::Util::ComputePostOrder(root_nodes)) {
-      auto data = torch::lazy::getBackend()->GetComputationDataFromNode(node);
-      if (!data) continue;
-      if (seen.emplace(data->GetHandle(), capture.parameters.size()).second) {
-        capture.parameters.push_back(classify(data));
-      }
-    }
-
-    auto* executor = torch::lazy::LazyGraphExecutor::Get();
-    if (!roots.empty()) {
-      const auto hash = executor->GetGraphHash(ltc);
-      executor->SyncTensorsGraph(&ltc, /*devices=*/{}, /*wait=*/true, /*sync_ltc_data=*/true);
-      const auto delta = lazy::CompileCounts::now() - before;
-      TORCH_CHECK(delta.cached + delta.uncached == 1,
-                  "lazy_trace_once: the forward pass became ", delta.cached + delta.uncached,
-                  " lazy graphs, not one (eager fallback or data-dependent sync?)");
-      compile_counts_.cached += delta.cached;
-      compile_counts_.uncached += delta.uncached;
-      auto cached = executor->GetComputationCache()->Get(hash);
-      TORCH_CHECK(cached, "lazy_trace_once: computation not found in LTC's cache by graph hash");
-      capture.computation = cached->computation;
-      TORCH_CHECK(capture.computation->parameters_size() ==
-                      static_cast<int>(capture.parameters.size()),
-                  "lazy_trace_once: computation has ", capture.computation->parameters_size(),
-                  " parameters but the IR has ", capture.parameters.size(), " device data");
-    }
-
-    std::vector<at::Tensor> cpu;
-    for (const auto& tensor : out_tensors) cpu.push_back(tensor.to(c10::kCPU));
-    size_t next = 0;
-    capture.structure = lazy::unflatten_tensors(lazy_out, cpu, next);
-    captures_.emplace(signature_of(inputs), std::move(capture));
-    return captures_.at(signature_of(inputs)).structure;
+    Entry entry{lazy::capture(out_tensors, index, counters_.compiles), lazy::to_cpu(lazy_out)};
+    ++counters_.traces;
+    return captures_.insert_or_assign(signature_of(inputs), std::move(entry))
+        .first->second.structure;
   }
 
   c10::IValue run(const std::vector<c10::IValue>& inputs) override {
     auto it = captures_.find(signature_of(inputs));
     if (it == captures_.end()) {
-      ++retraces_;
+      ++counters_.retraces;
       return capture(inputs);
     }
-    const Capture& capture = it->second;
-    const auto* backend = torch::lazy::getBackend();
-    const auto& device = device_;
-
-    std::vector<at::Tensor> results;
-    if (capture.computation) {
-      std::vector<BackendDataPtr> arguments;
-      arguments.reserve(capture.parameters.size());
-      for (const auto& source : capture.parameters) {
-        if (source.kind == Source::kInput) {
-          const auto& tensor = inputs[source.index].toTensor();
-          arguments.push_back(backend->MakeComputationDataFromTensor(
-              tensor, torch::lazy::Shape(tensor.scalar_type(), tensor.sizes()), device));
-        } else {
-          arguments.push_back(source.data);
-        }
-      }
-      auto data = backend->ExecuteComputation(capture.computation, arguments, device);
-      TORCH_CHECK(data.size() == capture.results, "lazy_trace_once: computation returned ",
-                  data.size(), " results, expected ", capture.results);
-      results.reserve(data.size());
-      for (const auto& result : data) {
-        results.push_back(backend->MakeTensorFromComputationData(result, c10::nullopt));
-      }
-    }
-    std::vector<at::Tensor> outputs;
-    outputs.reserve(capture.outputs.size());
-    for (const auto& source : capture.outputs) {
-      switch (source.kind) {
-        case Source::kResult: outputs.push_back(results.at(source.index)); break;
-        case Source::kInput: outputs.push_back(inputs[source.index].toTensor()); break;
-        case Source::kResident: outputs.push_back(program_.resident_cpu()[source.index]); break;
-        case Source::kConstant:
-          outputs.push_back(backend->MakeTensorFromComputationData(source.data, c10::nullopt));
-          break;
-      }
-    }
-    ++replays_;
-    size_t next = 0;
-    return lazy::unflatten_tensors(capture.structure, outputs, next);
+    const Entry& entry = it->second;
+    const auto results = lazy::execute(entry.capture, resident_data_, inputs);
+    ++counters_.replays;
+    return outputs_of(entry.capture, entry.structure, results, resident_data_, inputs);
   }
 
-  std::map<std::string, double> counters() const override {
-    return {{"ltc_cached_compiles", static_cast<double>(compile_counts_.cached)},
-            {"ltc_uncached_compiles", static_cast<double>(compile_counts_.uncached)},
-            {"traces", static_cast<double>(captures_.size())},
-            {"retraces", static_cast<double>(retraces_)},
-            {"replays", static_cast<double>(replays_)}};
-  }
+  std::map<std::string, double> counters() const override { return counters_.as_map(); }
 
  private:
   lazy::LazyProgram program_;
-  torch::lazy::BackendDevice device_ = lazy::lazy_backend_device();
-  std::unordered_map<torch::lazy::BackendData::Handle, size_t> resident_index_;
-  std::unordered_map<std::string, Capture> captures_;
-  lazy::CompileCounts compile_counts_;
-  int64_t retraces_ = 0;
-  int64_t replays_ = 0;
+  std::vector<BackendDataPtr> resident_data_;  // of program_.resident_lazy()
+  std::unordered_map<std::string, Entry> captures_;
+  Counters counters_;
+};
+
+class LazyTrainOnceStep final : public CompiledTrainingStep {
+ public:
+  LazyTrainOnceStep(Model& model, const CompileOptions& options, const TrainingRecipe& recipe)
+      : trainer_(model, options, recipe) {}
+
+  c10::IValue run(const std::vector<c10::IValue>& inputs) override {
+    auto it = captures_.find(key_of(inputs));
+    if (it == captures_.end()) return capture(inputs);
+    const Entry& entry = it->second;
+    const auto results = lazy::execute(entry.capture, state_data_, inputs);
+    auto outputs = outputs_of(entry.capture, entry.structure, results, state_data_, inputs);
+    // The state tensors follow the outputs and the loss among the captured tensors.
+    const size_t first_state = entry.capture.tensors.size() - state_data_.size();
+    std::vector<BackendDataPtr> next_state(state_data_.size());
+    for (size_t j = 0; j < state_data_.size(); ++j) {
+      if (!state_data_[j]) continue;
+      next_state[j] =
+          lazy::device_data_of(entry.capture.tensors[first_state + j], results, state_data_);
+    }
+    state_data_ = std::move(next_state);
+    state_in_tensors_ = false;
+    ++counters_.replays;
+    return outputs;
+  }
+
+  std::map<std::string, double> counters() const override { return counters_.as_map(); }
+
+  std::vector<torch::Tensor> parameters_and_gradients() override {
+    restore_state_tensors();
+    return trainer_.parameters_and_gradients();
+  }
+
+ private:
+  // The first iteration (no gradients yet) computes something else than the
+  // later ones, so it gets a computation of its own.
+  std::string key_of(const std::vector<c10::IValue>& inputs) const {
+    return signature_of(inputs) + (state_data_.empty() ? "first" : "steady");
+  }
+
+  // Replays leave the newest state in state_data_ only: tracing again must
+  // start from it.
+  void restore_state_tensors() {
+    if (state_in_tensors_) return;
+    auto state = trainer_.state();
+    for (size_t j = 0; j < state.size(); ++j) {
+      if (state_data_[j]) torch::lazy::GetLtcTensor(state[j])->SetDataHandle(state_data_[j]);
+    }
+    state_in_tensors_ = true;
+  }
+
+  c10::IValue capture(const std::vector<c10::IValue>& inputs) {
+    if (!captures_.empty() && !state_data_.empty()) ++counters_.retraces;
+    restore_state_tensors();
+    const auto key = key_of(inputs);
+    const auto fallbacks_before = lazy::eager_fallback_counts();
+    auto lazy_inputs = lazy::to_lazy(inputs);
+    lazy::DataIndex index{lazy::DataIndex::of(trainer_.state()),
+                          lazy::DataIndex::of(lazy_inputs)};
+    c10::IValue recorded = trainer_.record_iteration(lazy_inputs);
+    lazy::check_no_eager_fallback(fallbacks_before);
+
+    std::vector<at::Tensor> captured;
+    lazy::flatten_tensors(recorded, captured);
+    const auto state = trainer_.state();
+    for (const auto& tensor : state) captured.push_back(tensor);
+    Entry entry{lazy::capture(captured, index, counters_.compiles), lazy::to_cpu(recorded)};
+    state_data_ = data_of(state);
+    ++counters_.traces;
+    return captures_.insert_or_assign(key, std::move(entry)).first->second.structure;
+  }
+
+  lazy::LazyTrainer trainer_;
+  std::vector<BackendDataPtr> state_data_;  // newest data of trainer_.state()
+  bool state_in_tensors_ = true;            // whether trainer_.state() holds it too
+  std::unordered_map<std::string, Entry> captures_;
+  Counters counters_;
 };
 
 class LazyTraceOnceBackend final : public Backend {
@@ -260,15 +219,28 @@ class LazyTraceOnceBackend final : public Backend {
   std::string description() const override {
     return "LTC TorchScript backend: trace once, replay the compiled computation per call";
   }
+  bool supports_training() const override { return true; }
   std::unique_ptr<CompiledModel> compile(Model& model, const CompileOptions& options) override {
     if (options.mode != Mode::kInference) {
-      throw UsageError("lazy_trace_once supports inference only");
+      throw UsageError("lazy_trace_once trains through compile_training_step only");
     }
     lazy::ensure_lazy_backend();
     auto compiled = std::make_unique<LazyTraceOnceModel>(
         lazy::LazyProgram(lazy::trace_with_parameter_inputs(model, options.example_inputs)));
     compiled->capture(options.example_inputs);
     return compiled;
+  }
+  std::unique_ptr<CompiledTrainingStep> compile_training_step(
+      Model& model, const CompileOptions& options, const TrainingRecipe& recipe) override {
+    // Replaying one captured step repeats its scalar constants; Adam's bias
+    // corrections change with the step count, so a replay would be wrong.
+    if (recipe.optimizer_name != "sgd") {
+      throw UsageError("lazy_trace_once trains with --optimizer sgd only (a replayed step "
+                       "would repeat " + recipe.optimizer_name +
+                       "'s step-dependent constants); use lazy_trace_everytime for it");
+    }
+    lazy::ensure_lazy_backend();
+    return std::make_unique<LazyTrainOnceStep>(model, options, recipe);
   }
 };
 

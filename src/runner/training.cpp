@@ -43,38 +43,76 @@ torch::Tensor reduce_to_scalar_loss(const c10::IValue& outputs) {
   return torch::stack(means).mean();
 }
 
+namespace {
+
+// The iteration around a backend's compiled forward pass, updating the
+// model's own parameters.
+class HarnessTrainingStep final : public CompiledTrainingStep {
+ public:
+  HarnessTrainingStep(Backend& backend, Model& model, const CompileOptions& options,
+                      const TrainingRecipe& recipe)
+      : model_(model), loss_(recipe.loss) {
+    forward_ = backend.compile(model, options);
+    optimizer_ = recipe.make_optimizer(model.parameters());
+  }
+
+  c10::IValue run(const std::vector<c10::IValue>& inputs) override {
+    optimizer_->zero_grad();
+    const auto outputs = forward_->run(inputs);
+    auto loss = loss_(outputs);
+    loss.backward();
+    optimizer_->step();
+    return c10::ivalue::Tuple::create({detached(outputs), loss.detach()});
+  }
+
+  std::map<std::string, double> counters() const override { return forward_->counters(); }
+
+  std::vector<torch::Tensor> parameters_and_gradients() override {
+    std::vector<torch::Tensor> result;
+    const auto parameters = model_.parameters();
+    for (const auto& p : parameters) result.push_back(p.detach().clone());
+    for (const auto& p : parameters) {
+      result.push_back(p.grad().defined() ? p.grad().detach().clone() : torch::zeros_like(p));
+    }
+    return result;
+  }
+
+ private:
+  Model& model_;
+  std::function<torch::Tensor(const c10::IValue&)> loss_;
+  std::unique_ptr<CompiledModel> forward_;
+  std::unique_ptr<torch::optim::Optimizer> optimizer_;
+};
+
+}  // namespace
+
+TrainingRecipe training_recipe(OptimizerKind optimizer) {
+  TrainingRecipe recipe;
+  recipe.loss = reduce_to_scalar_loss;
+  if (optimizer == OptimizerKind::kAdam) {
+    recipe.optimizer_name = "adam";
+    recipe.make_optimizer = [](std::vector<torch::Tensor> parameters) {
+      return std::make_unique<torch::optim::Adam>(std::move(parameters),
+                                                  torch::optim::AdamOptions(1e-3));
+    };
+  } else {
+    recipe.optimizer_name = "sgd";
+    recipe.make_optimizer = [](std::vector<torch::Tensor> parameters) {
+      return std::make_unique<torch::optim::SGD>(std::move(parameters),
+                                                 torch::optim::SGDOptions(1e-2));
+    };
+  }
+  return recipe;
+}
+
 TrainingIteration::TrainingIteration(Backend& backend, std::unique_ptr<Model> model,
                                      const CompileOptions& options, OptimizerKind optimizer)
     : model_(std::move(model)) {
   model_->set_training(true);
   for (auto& parameter : model_->parameters()) parameter.requires_grad_(true);
-  forward_ = backend.compile(*model_, options);
-  if (optimizer == OptimizerKind::kAdam) {
-    optimizer_ = std::make_unique<torch::optim::Adam>(model_->parameters(),
-                                                      torch::optim::AdamOptions(1e-3));
-  } else {
-    optimizer_ = std::make_unique<torch::optim::SGD>(model_->parameters(),
-                                                     torch::optim::SGDOptions(1e-2));
-  }
-}
-
-c10::IValue TrainingIteration::run(const std::vector<c10::IValue>& inputs) {
-  optimizer_->zero_grad();
-  const auto outputs = forward_->run(inputs);
-  auto loss = reduce_to_scalar_loss(outputs);
-  loss.backward();
-  optimizer_->step();
-  return c10::ivalue::Tuple::create({detached(outputs), loss.detach()});
-}
-
-std::vector<torch::Tensor> TrainingIteration::parameters_and_gradients() {
-  std::vector<torch::Tensor> result;
-  const auto parameters = model_->parameters();
-  for (const auto& p : parameters) result.push_back(p.detach().clone());
-  for (const auto& p : parameters) {
-    result.push_back(p.grad().defined() ? p.grad().detach().clone() : torch::zeros_like(p));
-  }
-  return result;
+  const auto recipe = training_recipe(optimizer);
+  step_ = backend.compile_training_step(*model_, options, recipe);
+  if (!step_) step_ = std::make_unique<HarnessTrainingStep>(backend, *model_, options, recipe);
 }
 
 }  // namespace tracebench

@@ -21,23 +21,29 @@ OptimizerKind parse_optimizer(const std::string& name);
 /// Model-agnostic on purpose: it needs no labels, so any model can train.
 torch::Tensor reduce_to_scalar_loss(const c10::IValue& outputs);
 
-/// A model of its own, compiled for training by a backend, with an optimizer
-/// (SGD lr 0.01, or Adam lr 0.001). run() performs one iteration and returns
-/// (outputs, loss), detached.
+/// The harness's training recipe: reduce_to_scalar_loss and the optimizer
+/// (SGD lr 0.01, or Adam lr 0.001).
+TrainingRecipe training_recipe(OptimizerKind optimizer);
+
+/// A model of its own, trained through a backend. run() performs one iteration
+/// and returns (outputs, loss), detached. The backend runs the iteration itself
+/// when it compiles one (Backend::compile_training_step); otherwise the harness
+/// runs it around the backend's compiled forward pass.
 class TrainingIteration final : public CompiledModel {
  public:
   TrainingIteration(Backend& backend, std::unique_ptr<Model> model, const CompileOptions& options,
                     OptimizerKind optimizer);
-  c10::IValue run(const std::vector<c10::IValue>& inputs) override;
-  std::map<std::string, double> counters() const override { return forward_->counters(); }
+  c10::IValue run(const std::vector<c10::IValue>& inputs) override { return step_->run(inputs); }
+  std::map<std::string, double> counters() const override { return step_->counters(); }
 
   /// Parameters after the last step, then their gradients (zeros if none).
-  std::vector<torch::Tensor> parameters_and_gradients();
+  std::vector<torch::Tensor> parameters_and_gradients() {
+    return step_->parameters_and_gradients();
+  }
 
  private:
-  std::unique_ptr<Model> model_;
-  std::unique_ptr<CompiledModel> forward_;
-  std::unique_ptr<torch::optim::Optimizer> optimizer_;
+  std::unique_ptr<Model> model_;  // declared first: outlives the step that uses it
+  std::unique_ptr<CompiledTrainingStep> step_;
 };
 
 }  // namespace tracebench

@@ -1,0 +1,90 @@
+#include "backends/lazy_training.h"
+
+#include <ATen/FunctionalTensorWrapper.h>
+#include <torch/csrc/lazy/core/lazy_graph_executor.h>
+
+#include <unordered_map>
+
+namespace tracebench::lazy {
+
+namespace {
+
+// Where each of the model's parameters sits among the program's resident
+// tensors (which start with Model::tensors(): the same tensor objects).
+std::vector<size_t> parameter_positions(Model& model, const LazyProgram& program) {
+  std::unordered_map<const void*, size_t> position;
+  for (size_t i = 0; i < program.resident_cpu().size(); ++i) {
+    position.emplace(program.resident_cpu()[i].unsafeGetTensorImpl(), i);
+  }
+  std::vector<size_t> positions;
+  for (const auto& parameter : model.parameters()) {
+    auto it = position.find(parameter.unsafeGetTensorImpl());
+    TORCH_CHECK(it != position.end(), "a parameter of the model is not among its tensors()");
+    positions.push_back(it->second);
+  }
+  return positions;
+}
+
+}  // namespace
+
+LazyTrainer::LazyTrainer(Model& model, const CompileOptions& options,
+                         const TrainingRecipe& recipe)
+    : program_(trace_with_parameter_inputs(model, options.example_inputs, Mode::kTraining)),
+      loss_(recipe.loss) {
+  for (size_t position : parameter_positions(model, program_)) {
+    at::Tensor parameter = program_.resident_lazy()[position];
+    parameter.requires_grad_(true);
+    parameters_.push_back(parameter);
+  }
+  optimizer_ = recipe.make_optimizer(parameters_);
+}
+
+c10::IValue LazyTrainer::record_iteration(const std::vector<c10::IValue>& lazy_inputs) {
+  optimizer_->zero_grad();
+  c10::IValue outputs = program_.record_lazy(lazy_inputs);
+  at::Tensor loss = loss_(outputs);
+  loss.backward();
+  optimizer_->step();
+  return c10::ivalue::Tuple::create({outputs, loss});
+}
+
+std::vector<at::Tensor> LazyTrainer::state() const {
+  std::vector<at::Tensor> state = program_.resident_lazy();
+  for (const auto& parameter : parameters_) state.push_back(parameter.grad());
+  // Lazy tensors are functionalized: the optimizer updates a parameter
+  // through p.data(), an alias, and the parameter's own wrapper still holds
+  // the old lazy tensor until it is synced with its storage's updates.
+  for (const auto& tensor : state) {
+    if (tensor.defined()) at::functionalization::impl::sync(tensor);
+  }
+  return state;
+}
+
+std::vector<at::Tensor> LazyTrainer::parameters_and_gradients() const {
+  std::vector<at::Tensor> result;
+  for (const auto& parameter : parameters_) result.push_back(parameter.detach().to(c10::kCPU));
+  for (const auto& parameter : parameters_) {
+    result.push_back(parameter.grad().defined() ? parameter.grad().to(c10::kCPU)
+                                                : torch::zeros(parameter.sizes(), parameter.options().device(c10::kCPU)));
+  }
+  return result;
+}
+
+void mark_step() {
+  auto* executor = torch::lazy::LazyGraphExecutor::Get();
+  const auto device = lazy_backend_device();
+  executor->SyncLiveTensorsGraph(&device, /*devices=*/{}, /*wait=*/true);
+  executor->MarkStep(device);
+}
+
+c10::IValue to_cpu(const c10::IValue& lazy_value) {
+  std::vector<at::Tensor> lazy_tensors;
+  flatten_tensors(lazy_value, lazy_tensors);
+  std::vector<at::Tensor> cpu_tensors;
+  cpu_tensors.reserve(lazy_tensors.size());
+  for (const auto& tensor : lazy_tensors) cpu_tensors.push_back(tensor.detach().to(c10::kCPU));
+  size_t next = 0;
+  return unflatten_tensors(lazy_value, cpu_tensors, next);
+}
+
+}  // namespace tracebench::lazy
