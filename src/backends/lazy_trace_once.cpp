@@ -186,7 +186,10 @@ class LazyTrainOnceStep final : public CompiledTrainingStep {
   }
 
   c10::IValue capture(const std::vector<c10::IValue>& inputs) {
-    if (!captures_.empty() && !state_data_.empty()) ++counters_.retraces;
+    // Capturing the steady iteration for a second input signature is a retrace.
+    const bool steady = !state_data_.empty();
+    if (steady && steady_captured_) ++counters_.retraces;
+    steady_captured_ = steady_captured_ || steady;
     restore_state_tensors();
     const auto key = key_of(inputs);
     const auto fallbacks_before = lazy::eager_fallback_counts();
@@ -209,6 +212,7 @@ class LazyTrainOnceStep final : public CompiledTrainingStep {
   lazy::LazyTrainer trainer_;
   std::vector<BackendDataPtr> state_data_;  // newest data of trainer_.state()
   bool state_in_tensors_ = true;            // whether trainer_.state() holds it too
+  bool steady_captured_ = false;
   std::unordered_map<std::string, Entry> captures_;
   Counters counters_;
 };
