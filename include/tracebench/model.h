@@ -47,6 +47,12 @@ class Model {
   /// Switches train/eval behaviour (dropout, batch norm statistics).
   virtual void set_training(bool training) = 0;
 
+  /// Puts dropout layers in eval mode and leaves the rest as set_training
+  /// left it. Accuracy checks of training need it: backends draw dropout's
+  /// random numbers in different orders, so outputs would differ by design.
+  /// Dropout layers are found by type; dropout called as a function is not.
+  virtual void disable_dropout() {}
+
   /// Replaces parameters and buffers with those of a state dict saved by Python's
   /// `torch.save(model.state_dict(), path)`. Throws UsageError when the file does
   /// not fit; only built-in models know how (they name their tensors like Python).
@@ -127,6 +133,18 @@ class NnModel final : public Model {
   std::vector<torch::Tensor> parameters() override { return module_->parameters(); }
 
   void set_training(bool training) override { module_->train(training); }
+
+  void disable_dropout() override {
+    namespace nn = torch::nn;
+    for (const auto& module : module_->modules()) {
+      auto* m = module.get();
+      if (dynamic_cast<nn::DropoutImpl*>(m) || dynamic_cast<nn::Dropout2dImpl*>(m) ||
+          dynamic_cast<nn::Dropout3dImpl*>(m) || dynamic_cast<nn::AlphaDropoutImpl*>(m) ||
+          dynamic_cast<nn::FeatureAlphaDropoutImpl*>(m)) {
+        m->eval();
+      }
+    }
+  }
 
   /// Installed by the zoo. A function object rather than a call to a library
   /// function, so that out-of-tree model libraries (dlopen'ed with RTLD_NOW)

@@ -1,8 +1,12 @@
 #include "backends/lazy_capture.h"
 
 #include <torch/csrc/lazy/backend/backend_interface.h>
+#include <torch/csrc/lazy/core/config.h>
 #include <torch/csrc/lazy/core/ir_util.h>
 #include <torch/csrc/lazy/core/lazy_graph_executor.h>
+
+#include <limits>
+#include <unordered_set>
 
 namespace tracebench::lazy {
 
@@ -19,7 +23,32 @@ bool is_ltc_scalar_constant(const BackendDataPtr& data) {
   return info != nullptr && info->read_only && data->shape().numel() == 1;
 }
 
-Source classify(const BackendDataPtr& data, const DataIndex& index) {
+// Device data whose contents the graph never reads: every use overwrites it.
+// LTC makes zeros as `zero(fresh device data)` (new_zeros, and select's or
+// slice's backward); the fresh buffer only supplies a shape, so replays may
+// reuse it.
+using Handle = torch::lazy::BackendData::Handle;
+std::unordered_set<Handle> overwritten_only(const std::vector<torch::lazy::Node*>& post_order) {
+  static const auto kZero = c10::Symbol::fromQualString("aten::zero");
+  std::unordered_map<Handle, bool> all_uses_overwrite;
+  for (const torch::lazy::Node* node : post_order) {
+    for (const auto& operand : node->operands()) {
+      auto data = torch::lazy::getBackend()->GetComputationDataFromNode(
+          const_cast<torch::lazy::Node*>(operand.node));
+      if (!data) continue;
+      auto [it, inserted] = all_uses_overwrite.emplace(data->GetHandle(), true);
+      it->second = it->second && node->op().op == kZero;
+    }
+  }
+  std::unordered_set<Handle> handles;
+  for (const auto& [handle, overwritten] : all_uses_overwrite) {
+    if (overwritten) handles.insert(handle);
+  }
+  return handles;
+}
+
+Source classify(const BackendDataPtr& data, const DataIndex& index,
+                const std::unordered_set<Handle>& scratch = {}) {
   const auto handle = data->GetHandle();
   if (auto it = index.resident.find(handle); it != index.resident.end()) {
     return {Source::kResident, it->second, nullptr};
@@ -27,7 +56,9 @@ Source classify(const BackendDataPtr& data, const DataIndex& index) {
   if (auto it = index.input.find(handle); it != index.input.end()) {
     return {Source::kInput, it->second, nullptr};
   }
-  if (is_ltc_scalar_constant(data)) return {Source::kConstant, 0, data};
+  if (is_ltc_scalar_constant(data) || scratch.count(data->GetHandle())) {
+    return {Source::kConstant, 0, data};
+  }
   auto* info = dynamic_cast<torch::lazy::LazyGraphExecutor::DeviceDataInfo*>(data->info());
   TORCH_CHECK(false,
               "lazy_trace_once: the lazy graph reads device data that is neither resident "
@@ -61,6 +92,12 @@ std::unordered_map<torch::lazy::BackendData::Handle, size_t> DataIndex::of(
   for (const auto& value : lazy_values) tensors.push_back(value.isTensor() ? value.toTensor() : at::Tensor());
   return of(tensors);
 }
+
+WholeGraphScope::WholeGraphScope() : saved_trim_size_(FLAGS_torch_lazy_trim_graph_size) {
+  FLAGS_torch_lazy_trim_graph_size = std::numeric_limits<int>::max();
+}
+
+WholeGraphScope::~WholeGraphScope() { FLAGS_torch_lazy_trim_graph_size = saved_trim_size_; }
 
 void check_no_eager_fallback(const std::map<std::string, int64_t>& before) {
   for (const auto& [op, count] : eager_fallback_counts()) {
@@ -96,12 +133,14 @@ Capture capture(const std::vector<at::Tensor>& lazy_tensors, const DataIndex& in
   capture.results = roots.size();
 
   // The computation's parameters: distinct device data in post-order.
-  std::unordered_map<torch::lazy::BackendData::Handle, size_t> seen;
-  for (torch::lazy::Node* node : torch::lazy::Util::ComputePostOrder(roots)) {
+  const auto post_order = torch::lazy::Util::ComputePostOrder(roots);
+  const auto scratch = overwritten_only(post_order);
+  std::unordered_set<Handle> seen;
+  for (torch::lazy::Node* node : post_order) {
     auto data = torch::lazy::getBackend()->GetComputationDataFromNode(node);
     if (!data) continue;
-    if (seen.emplace(data->GetHandle(), capture.parameters.size()).second) {
-      capture.parameters.push_back(classify(data, index));
+    if (seen.insert(data->GetHandle()).second) {
+      capture.parameters.push_back(classify(data, index, scratch));
     }
   }
   if (roots.empty()) return capture;

@@ -51,6 +51,21 @@ struct Capture {
   size_t results = 0;                       // number of computation results
 };
 
+/// While alive, LTC does not cut a long trace into several graphs. By default
+/// it syncs a tensor whose pending graph exceeds 100,000 nodes (checked every
+/// 5,000 ops) to bound memory; a training iteration of a transformer can pass
+/// that, and a cut trace cannot be captured as one computation.
+class WholeGraphScope {
+ public:
+  WholeGraphScope();
+  ~WholeGraphScope();
+  WholeGraphScope(const WholeGraphScope&) = delete;
+  WholeGraphScope& operator=(const WholeGraphScope&) = delete;
+
+ private:
+  int saved_trim_size_;
+};
+
 /// Fails unless no op of the traced region fell back to eager since `before`
 /// (an eager_fallback_counts() snapshot): such a region is not one graph.
 void check_no_eager_fallback(const std::map<std::string, int64_t>& before);

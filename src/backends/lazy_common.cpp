@@ -98,17 +98,36 @@ void replace_op(torch::jit::Graph& graph, c10::Symbol from, c10::Symbol to, size
   }
 }
 
-// relu6(x) as clamp(x, 0, 6).
-void replace_relu6(torch::jit::Graph& graph, c10::Symbol relu6) {
+// relu6(x) and hardtanh(x, low, high), which LTC 1.13 does not lower (they
+// fall back to eager), rewritten to ops it lowers:
+// - inference: clamp(x, low, high), the same values;
+// - training: relu(x - low) - relu(x - high) + low, since LTC cannot
+//   differentiate clamp (its backward needs aten::where, not lowered, or an
+//   in-place logical_and with no meta kernel) while relu's backward lowers.
+//   Exact below `high`; above it x - (x - high) may differ from `high` by
+//   rounding (half an ulp of x).
+void replace_hardtanh(torch::jit::Graph& graph, c10::Symbol op, Mode mode) {
   for (auto it = graph.nodes().begin(); it != graph.nodes().end();) {
     torch::jit::Node* node = *it;
     ++it;
-    if (node->kind() != relu6) continue;
+    if (node->kind() != op) continue;
     torch::jit::WithInsertPoint guard(node);
-    auto* clamp = graph.insertNode(graph.create(
-        c10::aten::clamp, {node->input(0), graph.insertConstant(0), graph.insertConstant(6)}));
-    clamp->output()->setType(node->output()->type());
-    node->output()->replaceAllUsesWith(clamp->output());
+    const bool hardtanh = node->inputs().size() >= 3;
+    torch::jit::Value* x = node->input(0);
+    torch::jit::Value* low = hardtanh ? node->input(1) : graph.insertConstant(0);
+    torch::jit::Value* high = hardtanh ? node->input(2) : graph.insertConstant(6);
+    torch::jit::Value* result = nullptr;
+    if (mode == Mode::kInference) {
+      result = graph.insert(c10::aten::clamp, {x, low, high});
+    } else {
+      auto relu_minus = [&](torch::jit::Value* bound) {
+        return graph.insert(c10::aten::relu, {graph.insert(c10::aten::sub, {x, bound})});
+      };
+      result = graph.insert(c10::aten::add,
+                            {graph.insert(c10::aten::sub, {relu_minus(low), relu_minus(high)}), low});
+    }
+    result->setType(node->output()->type());
+    node->output()->replaceAllUsesWith(result);
     node->destroy();
   }
 }
@@ -118,13 +137,12 @@ void replace_relu6(torch::jit::Graph& graph, c10::Symbol relu6) {
 // eager and cannot be captured as one computation):
 // - aten::_convolution reaches convolution_overrideable and throws;
 //   aten::convolution takes its first 9 inputs (dropping cuDNN flags).
-// - relu6 / hardtanh (mobilenet_v2's ReLU6) fall back to eager; clamp lowers.
-void use_lazy_lowerable_ops(torch::jit::Graph& graph) {
+// - relu6 / hardtanh (mobilenet_v2's ReLU6): see replace_hardtanh.
+void use_lazy_lowerable_ops(torch::jit::Graph& graph, Mode mode) {
   replace_op(graph, c10::aten::_convolution, c10::aten::convolution, 9);
-  replace_op(graph, c10::aten::hardtanh, c10::aten::clamp, 3);
-  replace_op(graph, c10::aten::hardtanh_, c10::aten::clamp, 3);
-  replace_relu6(graph, c10::aten::relu6);
-  replace_relu6(graph, c10::aten::relu6_);
+  for (auto op : {c10::aten::hardtanh, c10::aten::hardtanh_, c10::aten::relu6, c10::aten::relu6_}) {
+    replace_hardtanh(graph, op, mode);
+  }
 }
 
 // LTC 1.13 cannot differentiate aten::convolution without a bias: the shape
@@ -159,7 +177,7 @@ ParameterizedGraph trace_with_parameter_inputs(Model& model,
   auto graph = trace_with_tensor_inputs(model, inputs);
   auto lifted = lift_tensor_constants(*graph, resident_count);
   redirect_cpu_device_constants(*graph);
-  use_lazy_lowerable_ops(*graph);
+  use_lazy_lowerable_ops(*graph, mode);
   if (mode == Mode::kTraining) give_convolutions_a_zero_bias(*graph);
   torch::jit::EliminateDeadCode(graph);
   for (auto& tensor : lifted) tensors.push_back(tensor);

@@ -99,6 +99,7 @@ class LazyTraceOnceModel final : public CompiledModel {
   /// Traces `inputs` and captures the computation; returns the traced result.
   c10::IValue capture(const std::vector<c10::IValue>& inputs) {
     torch::NoGradGuard no_grad;
+    lazy::WholeGraphScope whole_graph;
     const auto fallbacks_before = lazy::eager_fallback_counts();
     auto lazy_inputs = lazy::to_lazy(inputs);
     lazy::DataIndex index{lazy::DataIndex::of(program_.resident_lazy()),
@@ -192,6 +193,7 @@ class LazyTrainOnceStep final : public CompiledTrainingStep {
     steady_captured_ = steady_captured_ || steady;
     restore_state_tensors();
     const auto key = key_of(inputs);
+    lazy::WholeGraphScope whole_graph;
     const auto fallbacks_before = lazy::eager_fallback_counts();
     auto lazy_inputs = lazy::to_lazy(inputs);
     lazy::DataIndex index{lazy::DataIndex::of(trainer_.state()),

@@ -41,7 +41,7 @@ c10::IValue run_once(Backend& backend, LoadedModel& loaded, const RunOptions& op
     return backend.compile(*model, compile_options)->run(inputs);
   }
   TrainingIteration iteration(backend, std::move(model), compile_options,
-                              parse_optimizer(options.optimizer));
+                              parse_optimizer(options.optimizer), Dropout::kOff);
   c10::IValue last;
   for (int i = 0; i < kTrainingIterations; ++i) last = iteration.run(inputs);
   std::vector<c10::IValue> compared = {last};

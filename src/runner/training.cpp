@@ -106,9 +106,11 @@ TrainingRecipe training_recipe(OptimizerKind optimizer) {
 }
 
 TrainingIteration::TrainingIteration(Backend& backend, std::unique_ptr<Model> model,
-                                     const CompileOptions& options, OptimizerKind optimizer)
+                                     const CompileOptions& options, OptimizerKind optimizer,
+                                     Dropout dropout)
     : model_(std::move(model)) {
   model_->set_training(true);
+  if (dropout == Dropout::kOff) model_->disable_dropout();
   for (auto& parameter : model_->parameters()) parameter.requires_grad_(true);
   const auto recipe = training_recipe(optimizer);
   step_ = backend.compile_training_step(*model_, options, recipe);

@@ -13,6 +13,10 @@ namespace tracebench {
 
 enum class OptimizerKind { kSgd, kAdam };
 
+/// Whether a training iteration keeps the model's dropout (performance) or
+/// turns it off (accuracy checks, see Model::disable_dropout).
+enum class Dropout { kKeep, kOff };
+
 /// Parses "sgd" / "adam". Throws UsageError otherwise.
 OptimizerKind parse_optimizer(const std::string& name);
 
@@ -32,7 +36,7 @@ TrainingRecipe training_recipe(OptimizerKind optimizer);
 class TrainingIteration final : public CompiledModel {
  public:
   TrainingIteration(Backend& backend, std::unique_ptr<Model> model, const CompileOptions& options,
-                    OptimizerKind optimizer);
+                    OptimizerKind optimizer, Dropout dropout = Dropout::kKeep);
   c10::IValue run(const std::vector<c10::IValue>& inputs) override { return step_->run(inputs); }
   std::map<std::string, double> counters() const override { return step_->counters(); }
 

@@ -63,6 +63,17 @@ class ScriptModel final : public Model {
 
   void set_training(bool training) override { module_.train(training); }
 
+  // torch.nn's dropout classes, as TorchScript names them
+  // (__torch__.torch.nn.modules.dropout.Dropout, ...).
+  void disable_dropout() override {
+    for (auto module : module_.modules()) {
+      const auto type = module.type()->name();
+      if (type && type->qualifiedName().find("torch.nn.modules.dropout.") != std::string::npos) {
+        module.train(false);
+      }
+    }
+  }
+
  private:
   torch::jit::Module module_;
   std::string class_name_;

@@ -194,6 +194,26 @@ TEST(Training, AccuracyModeComparesLossGradientsAndParameters) {
   EXPECT_EQ(rows[2].mode, "train");
 }
 
+// Dropout then batch norm: random in training, and batch norm's statistics
+// show whether the model stayed in training mode.
+struct DropoutThenBatchNorm : torch::nn::Module {
+  torch::nn::Dropout dropout = register_module("dropout", torch::nn::Dropout(0.5));
+  torch::nn::BatchNorm1d norm = register_module("norm", torch::nn::BatchNorm1d(8));
+  torch::Tensor forward(torch::Tensor x) { return norm(dropout(x)); }
+};
+
+TEST(Training, DisableDropoutKeepsBatchNormTraining) {
+  NnModel<DropoutThenBatchNorm> model("m", std::make_shared<DropoutThenBatchNorm>());
+  const auto x = torch::randn({4, 8}) + 3;
+  model.set_training(true);
+  EXPECT_FALSE(torch::equal(model.forward({x}).toTensor(), model.forward({x}).toTensor()));
+  model.disable_dropout();
+  const auto first = model.forward({x}).toTensor();
+  EXPECT_TRUE(torch::equal(first, model.forward({x}).toTensor()));
+  // Still normalised with the batch's own statistics: zero mean per feature.
+  EXPECT_LT(first.mean(0).abs().max().item<double>(), 1e-5);
+}
+
 TEST(Training, LossIsTheMeanOfOutputMeans) {
   auto outputs = c10::ivalue::Tuple::create({torch::full({2}, 1.0), torch::full({3}, 3.0),
                                              torch::arange(4)});  // integers are ignored
