@@ -1,12 +1,13 @@
 #include "report/compare.h"
 
+#include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <map>
 #include <tuple>
 
 #include "measure/mann_whitney.h"
 #include "measure/statistics.h"
+#include "report/text.h"
 
 namespace tracebench {
 
@@ -16,17 +17,6 @@ using Key = std::tuple<std::string, std::string, std::string>;  // model, backen
 
 Key key_of(const ResultRow& row) { return {row.model, row.backend, row.mode}; }
 
-std::string printf_string(const char* format, double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, format, value);
-  return buffer;
-}
-
-std::string pad(const std::string& text, size_t width, bool left = true) {
-  if (text.size() >= width) return text;
-  const std::string fill(width - text.size(), ' ');
-  return left ? text + fill : fill + text;
-}
 
 RowChange measure_change(const ResultRow& base, const ResultRow& next, const Comparison& c) {
   RowChange change;
@@ -101,20 +91,24 @@ Comparison compare_reports(const RunReport& base, const RunReport& next, double 
 }
 
 std::string format_comparison(const Comparison& c) {
-  std::string out = pad("model", 28) + pad("backend", 12) + pad("base ms", 11, false) +
-                    pad("new ms", 11, false) + pad("change", 9, false) + pad("p", 7, false) +
-                    pad("speedup base->new", 20, false) + "  verdict\n";
+  size_t backend_width = 12;
+  for (const auto& change : c.changes) {
+    backend_width = std::max(backend_width, change.backend.size() + 1);
+  }
+  std::string out = pad_right("model", 28) + pad_right("backend", backend_width) +
+                    pad_left("base ms", 11) + pad_left("new ms", 11) + pad_left("change", 9) +
+                    pad_left("p", 7) + pad_left("speedup base->new", 20) + "  verdict\n";
   for (const auto& change : c.changes) {
     const bool measured = change.speedup_ratio > 0;
-    out += pad(change.model, 28) + pad(change.backend, 12) +
-           pad(measured ? printf_string("%.3f", change.base_latency_ms) : "-", 11, false) +
-           pad(measured ? printf_string("%.3f", change.new_latency_ms) : "-", 11, false) +
-           pad(measured ? printf_string("%+.1f%%", change.latency_change * 100) : "-", 9, false) +
-           pad(measured ? printf_string("%.3f", change.p_value) : "-", 7, false) +
-           pad(measured ? printf_string("%.3fx", change.base_speedup) + " -> " +
-                              printf_string("%.3fx", change.new_speedup)
-                        : "-",
-               20, false) +
+    out += pad_right(change.model, 28) + pad_right(change.backend, backend_width) +
+           pad_left(measured ? printf_string("%.3f", change.base_latency_ms) : "-", 11) +
+           pad_left(measured ? printf_string("%.3f", change.new_latency_ms) : "-", 11) +
+           pad_left(measured ? printf_string("%+.1f%%", change.latency_change * 100) : "-", 9) +
+           pad_left(measured ? printf_string("%.3f", change.p_value) : "-", 7) +
+           pad_left(measured ? printf_string("%.3fx", change.base_speedup) + " -> " +
+                                   printf_string("%.3fx", change.new_speedup)
+                             : "-",
+                    20) +
            "  " + change.verdict + "\n";
   }
   const auto percent = [](double ratio) {

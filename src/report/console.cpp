@@ -6,24 +6,11 @@
 #include <map>
 
 #include "measure/statistics.h"
+#include "report/text.h"
 
 namespace tracebench {
 
 namespace {
-
-std::string printf_string(const char* format, double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, format, value);
-  return buffer;
-}
-
-std::string pad_right(const std::string& text, size_t width) {
-  return text.size() >= width ? text : text + std::string(width - text.size(), ' ');
-}
-
-std::string pad_left(const std::string& text, size_t width) {
-  return text.size() >= width ? text : std::string(width - text.size(), ' ') + text;
-}
 
 using Table = std::vector<std::vector<std::string>>;
 
@@ -66,21 +53,28 @@ std::string format_speedup(const ResultRow& row, bool with_ci) {
 
 namespace {
 
-std::string line_prefix(const ResultRow& row, bool with_backend) {
+std::string line_prefix(const ResultRow& row, size_t backend_width) {
   std::string line = pad_right(row.device, 4) + " " + pad_right(row.mode, 5) + " " +
                      pad_right(row.model, 34) + " ";
-  if (with_backend) line += pad_right(row.backend, 12) + " ";
+  if (backend_width > 0) line += pad_right(row.backend, backend_width) + " ";
   return line;
 }
 
 }  // namespace
 
-std::string format_result_line(const ResultRow& row, bool with_backend, bool with_ci) {
-  return line_prefix(row, with_backend) + format_speedup(row, with_ci);
+size_t backend_column_width(const std::vector<std::string>& backends) {
+  if (backends.size() <= 1) return 0;
+  size_t width = 12;
+  for (const auto& backend : backends) width = std::max(width, backend.size());
+  return width;
 }
 
-std::string format_accuracy_line(const ResultRow& row, bool with_backend) {
-  return line_prefix(row, with_backend) + (row.error.empty() ? row.status : row.status + ": " + row.error);
+std::string format_result_line(const ResultRow& row, size_t backend_width, bool with_ci) {
+  return line_prefix(row, backend_width) + format_speedup(row, with_ci);
+}
+
+std::string format_accuracy_line(const ResultRow& row, size_t backend_width) {
+  return line_prefix(row, backend_width) + (row.error.empty() ? row.status : row.status + ": " + row.error);
 }
 
 std::string format_pass_rate(const std::vector<ResultRow>& rows) {

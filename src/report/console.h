@@ -12,14 +12,20 @@ namespace tracebench {
 /// With `with_ci` and a valid interval: "1.502x [1.48, 1.53] p=0.00".
 std::string format_speedup(const ResultRow& row, bool with_ci = false);
 
+/// The width of the backend column when a run has `backends`: 0 (no column,
+/// the seed's line) for one backend, else the longest name and at least 12,
+/// so that every line of the run aligns.
+size_t backend_column_width(const std::vector<std::string>& backends);
+
 /// The dynamo runner's line: "cpu  eval  LinearModel<pad to 34> 1.002x p=0.83".
-/// With `with_backend`, the backend name follows the model name; `with_ci`
-/// adds the speedup's 95% CI (the runner does for several backends or --ci).
-std::string format_result_line(const ResultRow& row, bool with_backend, bool with_ci = false);
+/// With a `backend_width`, the backend name follows the model name, padded to
+/// it; `with_ci` adds the speedup's 95% CI (the runner does for several
+/// backends or --ci).
+std::string format_result_line(const ResultRow& row, size_t backend_width, bool with_ci = false);
 
 /// Accuracy mode's line: "cpu  eval  resnet18  ofi  pass", or the status and
 /// the worst output's errors.
-std::string format_accuracy_line(const ResultRow& row, bool with_backend);
+std::string format_accuracy_line(const ResultRow& row, size_t backend_width);
 
 /// "accuracy: 5/6 pass" over accuracy rows.
 std::string format_pass_rate(const std::vector<ResultRow>& rows);

@@ -122,8 +122,8 @@ std::vector<ResultRow> run_performance_suite(const RunOptions& options, std::ost
 
   RunRecorder recorder(options, specs.size(), std::cerr);
 
-  const bool several_backends = options.backends.size() > 1;
-  const bool with_ci = several_backends || options.print_ci;
+  const size_t backend_width = backend_column_width(options.backends);
+  const bool with_ci = backend_width > 0 || options.print_ci;
   const bool isolate = options.isolate && specs.size() > 1;
   std::vector<ResultRow> all_rows = resume.rows;
   for (const auto& spec : specs) {
@@ -133,8 +133,8 @@ std::vector<ResultRow> run_performance_suite(const RunOptions& options, std::ost
     recorder.start_model(&spec - specs.data(), spec.name);
     for (auto& row : run_model(spec, todo, isolate)) {
       recorder.add(row);
-      out << (options.accuracy ? format_accuracy_line(row, several_backends)
-                               : format_result_line(row, several_backends, with_ci))
+      out << (options.accuracy ? format_accuracy_line(row, backend_width)
+                               : format_result_line(row, backend_width, with_ci))
           << std::endl;
       if (csv) csv->write(row);
       all_rows.push_back(std::move(row));
@@ -143,7 +143,7 @@ std::vector<ResultRow> run_performance_suite(const RunOptions& options, std::ost
   }
   if (options.accuracy) {
     out << format_pass_rate(all_rows) << std::endl;
-  } else if (several_backends) {
+  } else if (backend_width > 0) {
     out << "\n" << format_grid_table(all_rows, options.backends);
   }
   return all_rows;

@@ -33,19 +33,31 @@ ResultRow failed(const std::string& model, const std::string& backend) {
 }
 
 TEST(ConsoleFormat, SeedLineForOneBackend) {
-  EXPECT_EQ(format_result_line(measured("LinearModel", "eager", 0.824, 0.001), false),
+  EXPECT_EQ(format_result_line(measured("LinearModel", "eager", 0.824, 0.001), 0),
             "cpu  eval  LinearModel                        0.824x p=0.00");
-  EXPECT_EQ(format_result_line(measured("LinearModel", "eager", 1.0016, 0.834), false),
+  EXPECT_EQ(format_result_line(measured("LinearModel", "eager", 1.0016, 0.834), 0),
             "cpu  eval  LinearModel                        1.002x p=0.83");
 }
 
 TEST(ConsoleFormat, BackendNameAddedForSeveralBackends) {
-  EXPECT_EQ(format_result_line(measured("resnet18", "ofi", 1.5024, 0.0), true),
+  EXPECT_EQ(format_result_line(measured("resnet18", "ofi", 1.5024, 0.0), 12),
             "cpu  eval  resnet18                           ofi          1.502x p=0.00");
 }
 
+TEST(ConsoleFormat, BackendColumnFitsTheLongestName) {
+  EXPECT_EQ(backend_column_width({"eager"}), 0u);  // the seed's line: no column
+  EXPECT_EQ(backend_column_width({"eager", "ts"}), 12u);
+  const size_t width = backend_column_width({"lazy_trace_once", "lazy_trace_everytime"});
+  EXPECT_EQ(width, 20u);
+  const auto once = format_result_line(measured("resnet18", "lazy_trace_once", 1.0, 0.5), width);
+  const auto every =
+      format_result_line(measured("resnet18", "lazy_trace_everytime", 1.0, 0.5), width);
+  EXPECT_EQ(once.find("1.000x"), every.find("1.000x"));  // aligned
+  EXPECT_EQ(every, "cpu  eval  resnet18                           lazy_trace_everytime 1.000x p=0.50");
+}
+
 TEST(ConsoleFormat, FailedRowShowsStatusAndError) {
-  EXPECT_EQ(format_result_line(failed("resnet18", "ts"), true),
+  EXPECT_EQ(format_result_line(failed("resnet18", "ts"), 12),
             "cpu  eval  resnet18                           ts           fail_to_run: boom, "
             "\"quoted\"");
 }
@@ -75,11 +87,11 @@ TEST(ConsoleFormat, ConfidenceIntervalWhenAsked) {
   auto row = measured("resnet18", "ofi", 1.5024, 0.0);
   row.ci_low = 1.4812;
   row.ci_high = 1.5349;
-  EXPECT_EQ(format_result_line(row, true, true),
+  EXPECT_EQ(format_result_line(row, 12, true),
             "cpu  eval  resnet18                           ofi          1.502x [1.48, 1.53] p=0.00");
-  EXPECT_EQ(format_result_line(row, false),  // the seed's line stays as it was
+  EXPECT_EQ(format_result_line(row, 0),  // the seed's line stays as it was
             "cpu  eval  resnet18                           1.502x p=0.00");
-  EXPECT_EQ(format_result_line(measured("m", "ofi", 1.5, 0.0), true, true),  // no CI: none shown
+  EXPECT_EQ(format_result_line(measured("m", "ofi", 1.5, 0.0), 12, true),  // no CI: none shown
             "cpu  eval  m                                  ofi          1.500x p=0.00");
 }
 

@@ -70,7 +70,7 @@ TEST_F(ZooWeights, LoadsEveryParameterAndBuffer) {
 TEST_F(ZooWeights, NamesMissingUnexpectedAndMisshapedKeysInOneLine) {
   auto source = make(1), target = make(2);
   auto dict = state_dict_of(source);
-  dict.erase("features.0.weight");
+  ASSERT_EQ(dict.erase("features.0.weight"), 1u);
   dict.insert("features.99.weight", torch::zeros({1}));
   dict.insert_or_assign("classifier.1.bias", torch::zeros({7}));
   save(dict, path_);
