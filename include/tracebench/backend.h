@@ -46,9 +46,14 @@ class CompiledModel {
 /// What a training iteration needs from the harness, for a backend that runs
 /// the whole iteration itself (see Backend::compile_training_step).
 struct TrainingRecipe {
-  /// The scalar loss of the model's outputs (the model's natural loss, or the
-  /// harness's documented reduction when it has none).
-  std::function<torch::Tensor(const c10::IValue& outputs)> loss;
+  /// The scalar loss of the model's outputs against the targets (the model's
+  /// natural loss, or the harness's documented reduction when it has none).
+  std::function<torch::Tensor(const c10::IValue& outputs,
+                              const std::vector<torch::Tensor>& targets)>
+      loss;
+  /// CPU tensors the loss scores the outputs against (labels); may be empty.
+  /// A backend moves them to its device once.
+  std::vector<torch::Tensor> targets;
   /// An optimizer over the given parameters, wherever they live.
   std::function<std::unique_ptr<torch::optim::Optimizer>(std::vector<torch::Tensor>)>
       make_optimizer;

@@ -16,6 +16,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -25,6 +26,15 @@
 #include "tracebench/error.h"
 
 namespace tracebench {
+
+/// A model's own training objective: the targets its outputs are scored
+/// against (made once, for the example inputs' batch) and the scalar loss.
+struct TrainingLoss {
+  std::vector<torch::Tensor> targets;
+  std::function<torch::Tensor(const c10::IValue& outputs,
+                              const std::vector<torch::Tensor>& targets)>
+      loss;
+};
 
 /// A model ready to be benchmarked: something that maps inputs to outputs and
 /// owns parameters. Backends see models only through this interface.
@@ -52,6 +62,11 @@ class Model {
   /// random numbers in different orders, so outputs would differ by design.
   /// Dropout layers are found by type; dropout called as a function is not.
   virtual void disable_dropout() {}
+
+  /// The model's natural training loss, if it has one (the zoo's classifiers:
+  /// cross-entropy against seeded labels). Without one, training uses the
+  /// harness's model-agnostic reduction of the outputs.
+  virtual std::optional<TrainingLoss> training_loss() { return std::nullopt; }
 
   /// Replaces parameters and buffers with those of a state dict saved by Python's
   /// `torch.save(model.state_dict(), path)`. Throws UsageError when the file does
@@ -157,6 +172,9 @@ class NnModel final : public Model {
     weights_loader_(*module_, path);
   }
 
+  std::optional<TrainingLoss> training_loss() override { return training_loss_; }
+  void set_training_loss(TrainingLoss loss) { training_loss_ = std::move(loss); }
+
   Module& module() { return *module_; }
 
  private:
@@ -171,6 +189,7 @@ class NnModel final : public Model {
   std::shared_ptr<Module> module_;
   InputsFn inputs_fn_;
   WeightsLoader weights_loader_;
+  std::optional<TrainingLoss> training_loss_;
 };
 
 /// The symbol prefix the loader looks up with dlsym: one factory per class.

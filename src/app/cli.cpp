@@ -111,8 +111,8 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
                                        : Precision::kFloat32;
     options.child_args = child_arguments(app);
     if (!options.rows_to.empty()) return run_isolated_child(options);
-    run_performance_suite(options, out);
-    return 0;
+    const auto rows = run_suite(options, out);
+    return exit_code_of(rows, options, err);
   } catch (const UsageError& error) {
     err << "tracebench: error: " << error.what() << std::endl;
     return 2;

@@ -37,12 +37,13 @@ LazyTrainer::LazyTrainer(Model& model, const CompileOptions& options,
     parameters_.push_back(parameter);
   }
   optimizer_ = recipe.make_optimizer(parameters_);
+  for (const auto& target : recipe.targets) targets_.push_back(to_lazy_data(target));
 }
 
 c10::IValue LazyTrainer::record_iteration(const std::vector<c10::IValue>& lazy_inputs) {
   optimizer_->zero_grad();
   c10::IValue outputs = program_.record_lazy(lazy_inputs);
-  at::Tensor loss = loss_(outputs);
+  at::Tensor loss = loss_(outputs, targets_);
   loss.backward();
   optimizer_->step();
   return c10::ivalue::Tuple::create({outputs, loss});
@@ -51,6 +52,7 @@ c10::IValue LazyTrainer::record_iteration(const std::vector<c10::IValue>& lazy_i
 std::vector<at::Tensor> LazyTrainer::state() const {
   std::vector<at::Tensor> state = program_.resident_lazy();
   for (const auto& parameter : parameters_) state.push_back(parameter.grad());
+  state.insert(state.end(), targets_.begin(), targets_.end());
   // Lazy tensors are functionalized: the optimizer updates a parameter
   // through p.data(), an alias, and the parameter's own wrapper still holds
   // the old lazy tensor until it is synced with its storage's updates.

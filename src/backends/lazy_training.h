@@ -25,7 +25,8 @@ class LazyTrainer {
   c10::IValue record_iteration(const std::vector<c10::IValue>& lazy_inputs);
 
   /// The tensors an iteration reads and writes besides its inputs: every model
-  /// tensor (parameters, buffers), then each parameter's gradient.
+  /// tensor (parameters, buffers), each parameter's gradient, then the loss's
+  /// targets (read only).
   std::vector<at::Tensor> state() const;
 
   /// Parameters, then gradients (zeros where none), copied to the CPU.
@@ -37,7 +38,8 @@ class LazyTrainer {
  private:
   LazyProgram program_;
   std::vector<at::Tensor> parameters_;  // lazy, in Model::parameters() order
-  std::function<torch::Tensor(const c10::IValue&)> loss_;
+  decltype(TrainingRecipe::loss) loss_;
+  std::vector<at::Tensor> targets_;  // on the lazy device
   std::unique_ptr<torch::optim::Optimizer> optimizer_;
 };
 

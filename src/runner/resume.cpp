@@ -1,5 +1,6 @@
 #include "runner/resume.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -96,6 +97,28 @@ std::vector<ResultRow> rows_from_csv(const std::string& text, bool accuracy) {
   return rows;
 }
 
+bool retried_on_resume(const std::string& status) {
+  return status == status::kCrash || status == status::kTimeout || status == status::kOom ||
+         status == status::kModelFailToLoad;
+}
+
+namespace {
+
+// Replaces the CSV with its header and `rows`: a temporary file renamed over
+// it, so a crash here leaves the old file or the new one, never a mix.
+void rewrite_csv(const std::string& csv_path, const std::vector<ResultRow>& rows, bool accuracy) {
+  const std::string temporary = csv_path + ".tmp";
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    out << (accuracy ? accuracy_csv_header() : csv_header()) << "\n";
+    for (const auto& row : rows) out << (accuracy ? accuracy_csv_line(row) : csv_line(row)) << "\n";
+    if (!out) throw UsageError("cannot rewrite " + csv_path + " for --resume; check the disk");
+  }
+  std::filesystem::rename(temporary, csv_path);
+}
+
+}  // namespace
+
 ResumeState prepare_resume(const std::string& csv_path, bool accuracy) {
   if (csv_path.empty()) {
     throw UsageError("--resume needs --output FILE: the CSV of the run to finish");
@@ -120,9 +143,18 @@ ResumeState prepare_resume(const std::string& csv_path, bool accuracy) {
     throw UsageError(csv_path + " is not a readable CSV (" + error.what() +
                      "); fix or remove it, or drop --resume");
   }
+  const size_t read = state.rows.size();
+  state.rows.erase(std::remove_if(state.rows.begin(), state.rows.end(),
+                                  [](const ResultRow& row) { return retried_on_resume(row.status); }),
+                   state.rows.end());
+  if (state.rows.size() != read) rewrite_csv(csv_path, state.rows, accuracy);
   for (const auto& row : state.rows) state.done.insert({row.model, row.backend});
-  if (!state.rows.empty()) {
+  if (read > 0) {
     std::cerr << "tracebench: --resume: " << state.rows.size() << " rows already in " << csv_path
+              << (state.rows.size() != read
+                      ? " (" + std::to_string(read - state.rows.size()) +
+                            " crash / timeout / OOM / load-failure rows will run again)"
+                      : std::string())
               << "; running the rest" << std::endl;
   }
   return state;

@@ -1,7 +1,9 @@
 #pragma once
 // --resume: finish a run that was interrupted. The CSV given by --output is
-// read back; every (model, backend) with a row there is kept as it is and not
-// run again, whatever its status (a crash or timeout row is a result too).
+// read back; every (model, backend) with a result there is kept as it is and
+// not run again. Rows that say the run did not get a result (crash, timeout,
+// OOM, model_fail_to_load: a flaky machine, or a model the user has fixed
+// since) are removed from the file and run again.
 
 #include <set>
 #include <string>
@@ -28,8 +30,11 @@ struct ResumeState {
 /// for a header other than csv_header() (accuracy_csv_header()).
 std::vector<ResultRow> rows_from_csv(const std::string& text, bool accuracy = false);
 
+/// Whether --resume runs a row with this status again.
+bool retried_on_resume(const std::string& status);
+
 /// Reads `csv_path` for --resume. A missing or empty file means nothing is
-/// done yet. A last line without its newline (cut off by a crash of something
+/// done yet. Rows to retry are removed from the file (rewritten atomically). A last line without its newline (cut off by a crash of something
 /// other than tracebench) is removed from the file. Throws UsageError naming
 /// the fix if there is no --output, or the file is not one of tracebench's CSVs.
 ResumeState prepare_resume(const std::string& csv_path, bool accuracy = false);

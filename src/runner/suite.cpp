@@ -2,6 +2,7 @@
 
 #include <torch/torch.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -107,7 +108,7 @@ std::vector<ModelSpec> select_models(const RunOptions& options) {
   return specs;
 }
 
-std::vector<ResultRow> run_performance_suite(const RunOptions& options, std::ostream& out) {
+std::vector<ResultRow> run_suite(const RunOptions& options, std::ostream& out) {
   validate(options);
   const auto specs =
       partition_models(select_models(options), options.total_partitions, options.partition_id);
@@ -131,7 +132,16 @@ std::vector<ResultRow> run_performance_suite(const RunOptions& options, std::ost
     todo.backends = resume.missing_backends(spec.name, options.backends);
     if (todo.backends.empty()) continue;
     recorder.start_model(&spec - specs.data(), spec.name);
-    for (auto& row : run_model(spec, todo, isolate)) {
+    std::vector<ResultRow> rows;
+    try {
+      rows = run_model(spec, todo, isolate);
+    } catch (const UsageError& error) {
+      // One model the user got wrong costs its rows, not the rest of the suite
+      // (as in an isolated child). Alone, it is the run's one-line error.
+      if (specs.size() == 1) throw;
+      rows = failed_rows(spec, todo, status::kModelFailToLoad, error.what());
+    }
+    for (auto& row : rows) {
       recorder.add(row);
       out << (options.accuracy ? format_accuracy_line(row, backend_width)
                                : format_result_line(row, backend_width, with_ci))
@@ -147,6 +157,24 @@ std::vector<ResultRow> run_performance_suite(const RunOptions& options, std::ost
     out << "\n" << format_grid_table(all_rows, options.backends);
   }
   return all_rows;
+}
+
+int exit_code_of(const std::vector<ResultRow>& rows, const RunOptions& options, std::ostream& err) {
+  std::vector<std::string> failed;
+  for (const auto& row : rows) {
+    if (row.status != status::kModelFailToLoad) continue;
+    if (std::find(failed.begin(), failed.end(), row.model) == failed.end()) {
+      failed.push_back(row.model);
+    }
+  }
+  if (failed.empty()) return 0;
+  std::string names;
+  for (const auto& name : failed) names += (names.empty() ? "" : ", ") + name;
+  err << "tracebench: error: " << failed.size() << " model(s) failed to load (" << names
+      << "); fix them as their rows say, then "
+      << (options.output.empty() ? "rerun them" : "rerun with --resume to run only them")
+      << std::endl;
+  return 2;
 }
 
 }  // namespace tracebench

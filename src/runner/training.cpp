@@ -51,7 +51,7 @@ class HarnessTrainingStep final : public CompiledTrainingStep {
  public:
   HarnessTrainingStep(Backend& backend, Model& model, const CompileOptions& options,
                       const TrainingRecipe& recipe)
-      : model_(model), loss_(recipe.loss) {
+      : model_(model), loss_(recipe.loss), targets_(recipe.targets) {
     forward_ = backend.compile(model, options);
     optimizer_ = recipe.make_optimizer(model.parameters());
   }
@@ -59,7 +59,7 @@ class HarnessTrainingStep final : public CompiledTrainingStep {
   c10::IValue run(const std::vector<c10::IValue>& inputs) override {
     optimizer_->zero_grad();
     const auto outputs = forward_->run(inputs);
-    auto loss = loss_(outputs);
+    auto loss = loss_(outputs, targets_);
     loss.backward();
     optimizer_->step();
     return c10::ivalue::Tuple::create({detached(outputs), loss.detach()});
@@ -79,16 +79,24 @@ class HarnessTrainingStep final : public CompiledTrainingStep {
 
  private:
   Model& model_;
-  std::function<torch::Tensor(const c10::IValue&)> loss_;
+  decltype(TrainingRecipe::loss) loss_;
+  std::vector<torch::Tensor> targets_;
   std::unique_ptr<CompiledModel> forward_;
   std::unique_ptr<torch::optim::Optimizer> optimizer_;
 };
 
 }  // namespace
 
-TrainingRecipe training_recipe(OptimizerKind optimizer) {
+TrainingRecipe training_recipe(Model& model, OptimizerKind optimizer) {
   TrainingRecipe recipe;
-  recipe.loss = reduce_to_scalar_loss;
+  if (auto natural = model.training_loss()) {
+    recipe.loss = std::move(natural->loss);
+    recipe.targets = std::move(natural->targets);
+  } else {
+    recipe.loss = [](const c10::IValue& outputs, const std::vector<torch::Tensor>&) {
+      return reduce_to_scalar_loss(outputs);
+    };
+  }
   if (optimizer == OptimizerKind::kAdam) {
     recipe.optimizer_name = "adam";
     recipe.make_optimizer = [](std::vector<torch::Tensor> parameters) {
@@ -112,7 +120,7 @@ TrainingIteration::TrainingIteration(Backend& backend, std::unique_ptr<Model> mo
   model_->set_training(true);
   if (dropout == Dropout::kOff) model_->disable_dropout();
   for (auto& parameter : model_->parameters()) parameter.requires_grad_(true);
-  const auto recipe = training_recipe(optimizer);
+  const auto recipe = training_recipe(*model_, optimizer);
   step_ = backend.compile_training_step(*model_, options, recipe);
   if (!step_) step_ = std::make_unique<HarnessTrainingStep>(backend, *model_, options, recipe);
 }

@@ -25,9 +25,10 @@ OptimizerKind parse_optimizer(const std::string& name);
 /// Model-agnostic on purpose: it needs no labels, so any model can train.
 torch::Tensor reduce_to_scalar_loss(const c10::IValue& outputs);
 
-/// The harness's training recipe: reduce_to_scalar_loss and the optimizer
+/// The harness's training recipe for `model`: its natural loss
+/// (Model::training_loss) or else reduce_to_scalar_loss, and the optimizer
 /// (SGD lr 0.01, or Adam lr 0.001).
-TrainingRecipe training_recipe(OptimizerKind optimizer);
+TrainingRecipe training_recipe(Model& model, OptimizerKind optimizer);
 
 /// A model of its own, trained through a backend. run() performs one iteration
 /// and returns (outputs, loss), detached. The backend runs the iteration itself

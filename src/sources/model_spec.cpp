@@ -1,5 +1,6 @@
 #include "sources/model_spec.h"
 
+#include <cctype>
 #include <map>
 
 #include "tracebench/error.h"
@@ -10,11 +11,26 @@ namespace {
 
 constexpr const char* kSpecForm = "--only=path:FILE,class:NAME";
 
+// The comma that starts the next `key:` field at or after `from`, or npos.
+// Other commas belong to the value, so a path may contain commas (only
+// `,word:` inside a path would be misread as a field).
+size_t next_field_comma(const std::string& text, size_t from) {
+  for (size_t comma = text.find(',', from); comma != std::string::npos;
+       comma = text.find(',', comma + 1)) {
+    size_t end = comma + 1;
+    while (end < text.size() && (std::isalpha(static_cast<unsigned char>(text[end])) || text[end] == '_')) {
+      ++end;
+    }
+    if (end > comma + 1 && end < text.size() && text[end] == ':') return comma;
+  }
+  return std::string::npos;
+}
+
 std::map<std::string, std::string> split_key_values(const std::string& text) {
   std::map<std::string, std::string> fields;
   size_t start = 0;
   while (start <= text.size()) {
-    size_t comma = text.find(',', start);
+    size_t comma = next_field_comma(text, start);
     if (comma == std::string::npos) comma = text.size();
     const std::string field = text.substr(start, comma - start);
     const size_t colon = field.find(':');

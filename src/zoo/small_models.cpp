@@ -56,11 +56,12 @@ ZooEntry make_linear_model_entry() {
 ZooEntry make_small_convnet_entry() {
   return {"small_convnet", "two conv-bn-relu blocks, pooling and a linear head on 3x64x64", 8,
           [](int64_t batch_size) {
-            return make_zoo_model("small_convnet", std::make_shared<SmallConvNetImpl>(),
-                                  [batch_size] {
-                                    return std::vector<c10::IValue>{
-                                        seeded_randn({batch_size, 3, 64, 64})};
-                                  });
+            return make_zoo_model(
+                "small_convnet", std::make_shared<SmallConvNetImpl>(),
+                [batch_size] {
+                  return std::vector<c10::IValue>{seeded_randn({batch_size, 3, 64, 64})};
+                },
+                classification_loss(batch_size, 10));
           }};
 }
 

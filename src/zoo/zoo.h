@@ -10,6 +10,7 @@
 
 #include "tracebench/model.h"
 #include "zoo/inputs.h"
+#include "zoo/losses.h"
 #include "zoo/weights.h"
 
 namespace tracebench {
@@ -34,19 +35,23 @@ const std::vector<ZooEntry>& zoo_models();
 /// The entry called `name`, or nullptr.
 const ZooEntry* find_zoo_model(const std::string& name);
 
-/// Wraps a torch::nn module as a zoo model whose inputs come from `inputs_fn`
-/// and whose --weights are a Python state dict (see zoo/weights.h).
+/// Wraps a torch::nn module as a zoo model whose inputs come from `inputs_fn`,
+/// whose --weights are a Python state dict (see zoo/weights.h) and which
+/// trains with `loss` when given (else the harness's reduction).
 template <typename Module>
 std::unique_ptr<Model> make_zoo_model(const std::string& name, std::shared_ptr<Module> module,
-                                      std::function<std::vector<c10::IValue>()> inputs_fn) {
+                                      std::function<std::vector<c10::IValue>()> inputs_fn,
+                                      std::optional<TrainingLoss> loss = std::nullopt) {
   auto model = std::make_unique<NnModel<Module>>(name, std::move(module), std::move(inputs_fn));
   model->set_weights_loader(
       [](Module& m, const std::string& path) { load_state_dict(m, path); });
+  if (loss) model->set_training_loss(std::move(*loss));
   return model;
 }
 
-/// An ImageNet classifier: one seeded Bx3x224x224 float input. `build` returns
-/// a std::shared_ptr to a module (its parameters drawn from the current torch seed).
+/// An ImageNet classifier: one seeded Bx3x224x224 float input, trained with
+/// cross-entropy over 1000 classes. `build` returns a std::shared_ptr to a
+/// module (its parameters drawn from the current torch seed).
 template <typename Build>
 ZooEntry make_image_classifier_entry(std::string name, std::string description, Build build) {
   ZooEntry entry;
@@ -54,9 +59,10 @@ ZooEntry make_image_classifier_entry(std::string name, std::string description, 
   entry.description = std::move(description);
   entry.default_batch_size = kBatchSetInZooTable;
   entry.make = [name, build](int64_t batch_size) {
-    return make_zoo_model(name, build(), [batch_size] {
-      return std::vector<c10::IValue>{seeded_randn({batch_size, 3, 224, 224})};
-    });
+    return make_zoo_model(
+        name, build(),
+        [batch_size] { return std::vector<c10::IValue>{seeded_randn({batch_size, 3, 224, 224})}; },
+        classification_loss(batch_size, 1000));
   };
   return entry;
 }

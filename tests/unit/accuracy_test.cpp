@@ -214,6 +214,32 @@ TEST(Training, DisableDropoutKeepsBatchNormTraining) {
   EXPECT_LT(first.mean(0).abs().max().item<double>(), 1e-5);
 }
 
+TEST(Training, ZooClassifiersTrainOnCrossEntropyWithSeededLabels) {
+  auto loaded = loaded_zoo_model("small_convnet", 4);
+  auto natural = loaded.model->training_loss();
+  ASSERT_TRUE(natural.has_value());
+  ASSERT_EQ(natural->targets.size(), 1u);
+  const auto labels = natural->targets[0];
+  EXPECT_EQ(labels.sizes(), (std::vector<int64_t>{4}));
+  EXPECT_GE(labels.min().item<int64_t>(), 0);
+  EXPECT_LT(labels.max().item<int64_t>(), 10);
+  EXPECT_TRUE(torch::equal(labels, loaded.reload()->training_loss()->targets[0]));  // seeded
+
+  // The iteration's loss is that cross-entropy, not the mean of the logits.
+  CompileOptions options;
+  options.mode = Mode::kTraining;
+  options.example_inputs = loaded.inputs;
+  auto eager = make_backend("eager");
+  auto model = loaded.reload();
+  model->set_training(true);
+  const auto logits = model->forward(loaded.inputs).toTensor();
+  TrainingIteration iteration(*eager, loaded.reload(), options, OptimizerKind::kSgd);
+  const auto loss = iteration.run(loaded.inputs).toTupleRef().elements()[1].toTensor();
+  EXPECT_NEAR(loss.item<double>(),
+              torch::nn::functional::cross_entropy(logits, labels).item<double>(), 1e-5);
+  EXPECT_FALSE(find_zoo_model("LinearModel")->make(2)->training_loss().has_value());
+}
+
 TEST(Training, LossIsTheMeanOfOutputMeans) {
   auto outputs = c10::ivalue::Tuple::create({torch::full({2}, 1.0), torch::full({3}, 3.0),
                                              torch::arange(4)});  // integers are ignored

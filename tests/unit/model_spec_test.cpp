@@ -30,6 +30,13 @@ TEST(ModelSpec, KeysInAnyOrderAndRelativePathResolved) {
   EXPECT_EQ(parse_model_spec("path:a.pt,class:X", kCwd).file_kind, ModelFileKind::kTorchScript);
 }
 
+TEST(ModelSpec, CommasInsideThePathStayInThePath) {
+  auto spec = parse_model_spec("path:/data/runs,v2/a,b.cpp,class:Net", kCwd);
+  EXPECT_EQ(spec.path, "/data/runs,v2/a,b.cpp");
+  EXPECT_EQ(spec.name, "Net");
+  EXPECT_EQ(parse_model_spec("class:Net,path:/x,y.pt", kCwd).path, "/x,y.pt");
+}
+
 void expect_usage_error(const std::string& text, const std::string& fragment) {
   try {
     parse_model_spec(text, kCwd);
@@ -45,7 +52,8 @@ TEST(ModelSpec, MalformedSpecsNameTheFix) {
   expect_usage_error("path:,class:A", "no file");
   expect_usage_error("path:/m.py,clas:A", "unknown key 'clas'");
   expect_usage_error("path:/m.py,class:A,class:B", "given twice");
-  expect_usage_error("path:/m.py,classA", "not key:value");
+  expect_usage_error("path:/m.py,classA", "add ,class:NAME");  // ",classA" is part of the path
+  expect_usage_error("m.py,path:/m.py,class:A", "not key:value");
   expect_usage_error("path:/m.onnx,class:A", ".cpp, .pt or .py");
   expect_usage_error("", "--only is empty");
 }

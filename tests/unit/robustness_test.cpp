@@ -98,8 +98,8 @@ TEST(CsvReader, ReadsBackWhatTheWriterWrote) {
   ResultRow failed;
   failed.model = "Odd, \"quoted\" model";
   failed.backend = "ofi";
-  failed.status = status::kCrash;
-  failed.error = "killed by signal SIGSEGV";
+  failed.status = status::kFailToRun;  // a result: kept
+  failed.error = "boom, \"quoted\"";
   {
     CsvWriter writer(path, /*accuracy=*/false);
     writer.write(pass);
@@ -111,7 +111,8 @@ TEST(CsvReader, ReadsBackWhatTheWriterWrote) {
   EXPECT_DOUBLE_EQ(state.rows[0].speedup, 1.5);
   EXPECT_DOUBLE_EQ(state.rows[0].p_value, 0.01);
   EXPECT_EQ(state.rows[1].model, failed.model);
-  EXPECT_EQ(state.rows[1].status, "crash");
+  EXPECT_EQ(state.rows[1].status, "fail_to_run");
+  EXPECT_EQ(state.rows[1].error, failed.error);
   EXPECT_EQ(state.missing_backends("LinearModel", {"eager", "ts", "ofi"}),
             (std::vector<std::string>{"eager", "ofi"}));
 
@@ -123,6 +124,33 @@ TEST(CsvReader, ReadsBackWhatTheWriterWrote) {
     writer.write(more);
   }
   EXPECT_EQ(prepare_resume(path).rows.size(), 3u);
+}
+
+TEST(Resume, CrashTimeoutOomAndLoadFailuresRunAgain) {
+  const auto path = (fresh_temp_directory("resume-retry") / "run.csv").string();
+  {
+    CsvWriter writer(path, /*accuracy=*/false);
+    for (const char* status : {status::kPass, status::kCrash, status::kTimeout, status::kOom,
+                               status::kModelFailToLoad, status::kFailToRun}) {
+      ResultRow row;
+      row.model = std::string("m_") + status;
+      row.backend = "ts";
+      row.status = status;
+      writer.write(row);
+    }
+  }
+  const auto state = prepare_resume(path);
+  ASSERT_EQ(state.rows.size(), 2u);
+  EXPECT_EQ(state.rows[0].status, "pass");
+  EXPECT_EQ(state.rows[1].status, "fail_to_run");
+  EXPECT_EQ(state.missing_backends("m_crash", {"ts"}), std::vector<std::string>{"ts"});
+  EXPECT_TRUE(state.missing_backends("m_pass", {"ts"}).empty());
+  // The retried rows are gone from the file, so their new rows are not duplicates.
+  EXPECT_EQ(prepare_resume(path).rows.size(), 2u);
+  std::ifstream in(path);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text.find("m_crash"), std::string::npos) << text;
+  EXPECT_EQ(text.rfind(csv_header(), 0), 0u) << text;
 }
 
 TEST(Resume, CutOffLastLineIsDroppedAndBadFilesNameTheFix) {
