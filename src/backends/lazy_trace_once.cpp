@@ -15,6 +15,7 @@
 // so the first two calls are traced and captured, and every later one replays
 // the second.
 
+#include <functional>
 #include <sstream>
 #include <unordered_map>
 
@@ -91,6 +92,28 @@ struct Entry {
   c10::IValue structure;
 };
 
+/// Traces one call: `record` on the lazy copies of `inputs`, with the data of
+/// `resident` (what a replay supplies besides the inputs) as known state, then
+/// captures the computation of the result's tensors followed by `written()`
+/// (state read back after recording, which a replay must return).
+Entry trace_and_capture(const std::vector<at::Tensor>& resident,
+                        const std::vector<c10::IValue>& inputs,
+                        const std::function<c10::IValue(const std::vector<c10::IValue>&)>& record,
+                        const std::function<std::vector<at::Tensor>()>& written,
+                        lazy::CompileCounts& compiles) {
+  lazy::WholeGraphScope whole_graph;
+  const auto fallbacks_before = lazy::eager_fallback_counts();
+  auto lazy_inputs = lazy::to_lazy(inputs);
+  lazy::DataIndex index{lazy::DataIndex::of(resident), lazy::DataIndex::of(lazy_inputs)};
+  c10::IValue recorded = record(lazy_inputs);
+  lazy::check_no_eager_fallback(fallbacks_before);
+
+  std::vector<at::Tensor> captured;
+  lazy::flatten_tensors(recorded, captured);
+  for (const auto& tensor : written()) captured.push_back(tensor);
+  return {lazy::capture(captured, index, compiles), lazy::to_cpu(recorded)};
+}
+
 class LazyTraceOnceModel final : public CompiledModel {
  public:
   explicit LazyTraceOnceModel(lazy::LazyProgram program)
@@ -99,17 +122,10 @@ class LazyTraceOnceModel final : public CompiledModel {
   /// Traces `inputs` and captures the computation; returns the traced result.
   c10::IValue capture(const std::vector<c10::IValue>& inputs) {
     torch::NoGradGuard no_grad;
-    lazy::WholeGraphScope whole_graph;
-    const auto fallbacks_before = lazy::eager_fallback_counts();
-    auto lazy_inputs = lazy::to_lazy(inputs);
-    lazy::DataIndex index{lazy::DataIndex::of(program_.resident_lazy()),
-                          lazy::DataIndex::of(lazy_inputs)};
-    c10::IValue lazy_out = program_.record_lazy(lazy_inputs);
-    lazy::check_no_eager_fallback(fallbacks_before);
-
-    std::vector<at::Tensor> out_tensors;
-    lazy::flatten_tensors(lazy_out, out_tensors);
-    Entry entry{lazy::capture(out_tensors, index, counters_.compiles), lazy::to_cpu(lazy_out)};
+    Entry entry = trace_and_capture(
+        program_.resident_lazy(), inputs,
+        [&](const std::vector<c10::IValue>& lazy_inputs) { return program_.record_lazy(lazy_inputs); },
+        [] { return std::vector<at::Tensor>(); }, counters_.compiles);
     ++counters_.traces;
     return captures_.insert_or_assign(signature_of(inputs), std::move(entry))
         .first->second.structure;
@@ -193,20 +209,13 @@ class LazyTrainOnceStep final : public CompiledTrainingStep {
     steady_captured_ = steady_captured_ || steady;
     restore_state_tensors();
     const auto key = key_of(inputs);
-    lazy::WholeGraphScope whole_graph;
-    const auto fallbacks_before = lazy::eager_fallback_counts();
-    auto lazy_inputs = lazy::to_lazy(inputs);
-    lazy::DataIndex index{lazy::DataIndex::of(trainer_.state()),
-                          lazy::DataIndex::of(lazy_inputs)};
-    c10::IValue recorded = trainer_.record_iteration(lazy_inputs);
-    lazy::check_no_eager_fallback(fallbacks_before);
-
-    std::vector<at::Tensor> captured;
-    lazy::flatten_tensors(recorded, captured);
-    const auto state = trainer_.state();
-    for (const auto& tensor : state) captured.push_back(tensor);
-    Entry entry{lazy::capture(captured, index, counters_.compiles), lazy::to_cpu(recorded)};
-    state_data_ = data_of(state);
+    Entry entry = trace_and_capture(
+        trainer_.state(), inputs,
+        [&](const std::vector<c10::IValue>& lazy_inputs) {
+          return trainer_.record_iteration(lazy_inputs);
+        },
+        [&] { return trainer_.state(); }, counters_.compiles);
+    state_data_ = data_of(trainer_.state());
     ++counters_.traces;
     return captures_.insert_or_assign(key, std::move(entry)).first->second.structure;
   }

@@ -64,7 +64,7 @@ std::vector<at::Tensor> LazyTrainer::state() const {
 
 std::vector<at::Tensor> LazyTrainer::parameters_and_gradients() const {
   std::vector<at::Tensor> result;
-  for (const auto& parameter : parameters_) result.push_back(parameter.detach().to(c10::kCPU));
+  for (const auto& parameter : parameters_) result.push_back(parameter.to(c10::kCPU).detach());
   for (const auto& parameter : parameters_) {
     result.push_back(parameter.grad().defined() ? parameter.grad().to(c10::kCPU)
                                                 : torch::zeros(parameter.sizes(), parameter.options().device(c10::kCPU)));
@@ -84,7 +84,9 @@ c10::IValue to_cpu(const c10::IValue& lazy_value) {
   flatten_tensors(lazy_value, lazy_tensors);
   std::vector<at::Tensor> cpu_tensors;
   cpu_tensors.reserve(lazy_tensors.size());
-  for (const auto& tensor : lazy_tensors) cpu_tensors.push_back(tensor.detach().to(c10::kCPU));
+  // Detached on the CPU: detaching a lazy tensor records a copy in the
+  // lazy graph, and reading it would then need a second sync.
+  for (const auto& tensor : lazy_tensors) cpu_tensors.push_back(tensor.to(c10::kCPU).detach());
   size_t next = 0;
   return unflatten_tensors(lazy_value, cpu_tensors, next);
 }

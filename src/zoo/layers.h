@@ -14,4 +14,16 @@ struct TensorSequentialImpl : torch::nn::SequentialImpl {
 };
 TORCH_MODULE(TensorSequential);
 
+/// How torchvision initialises a family's Linear layers.
+enum class LinearInit {
+  kDefault,                // left as constructed (ResNet)
+  kNormal,                 // N(0, 0.01), bias 0 (VGG, MobileNetV2)
+  kKaimingUniformSigmoid,  // He-uniform, fan_out, sigmoid gain, bias 0 (MNASNet)
+};
+
+/// torchvision's initialisation loop over `root`'s submodules: He-normal
+/// (fan_out, ReLU gain) convolutions with zero bias, unit batch norm, and
+/// Linear layers as `linear` says. Draws from the current torch seed.
+void init_like_torchvision(torch::nn::Module& root, LinearInit linear);
+
 }  // namespace tracebench

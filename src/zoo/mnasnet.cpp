@@ -89,18 +89,7 @@ MnasNetImpl::MnasNetImpl(const MnasNetOptions& options) {
       "classifier", nn::Sequential(nn::Dropout(nn::DropoutOptions(options.dropout()).inplace(true)),
                                    nn::Linear(1280, options.num_classes())));
 
-  torch::NoGradGuard no_grad;
-  for (auto& module : modules(/*include_self=*/false)) {
-    if (auto* c = module->as<nn::Conv2d>()) {
-      nn::init::kaiming_normal_(c->weight, 0.0, torch::kFanOut, torch::kReLU);
-    } else if (auto* b = module->as<nn::BatchNorm2d>()) {
-      nn::init::ones_(b->weight);
-      nn::init::zeros_(b->bias);
-    } else if (auto* linear = module->as<nn::Linear>()) {
-      nn::init::kaiming_uniform_(linear->weight, 0.0, torch::kFanOut, torch::kSigmoid);
-      nn::init::zeros_(linear->bias);
-    }
-  }
+  init_like_torchvision(*this, LinearInit::kKaimingUniformSigmoid);
 }
 
 torch::Tensor MnasNetImpl::forward(torch::Tensor x) {

@@ -74,18 +74,7 @@ MobileNetV2Impl::MobileNetV2Impl(const MobileNetV2Options& options) {
       "classifier",
       nn::Sequential(nn::Dropout(options.dropout()), nn::Linear(last_channel, options.num_classes())));
 
-  torch::NoGradGuard no_grad;
-  for (auto& module : modules(/*include_self=*/false)) {
-    if (auto* c = module->as<nn::Conv2d>()) {
-      nn::init::kaiming_normal_(c->weight, 0.0, torch::kFanOut);
-    } else if (auto* bn = module->as<nn::BatchNorm2d>()) {
-      nn::init::ones_(bn->weight);
-      nn::init::zeros_(bn->bias);
-    } else if (auto* linear = module->as<nn::Linear>()) {
-      nn::init::normal_(linear->weight, 0.0, 0.01);
-      nn::init::zeros_(linear->bias);
-    }
-  }
+  init_like_torchvision(*this, LinearInit::kNormal);
 }
 
 torch::Tensor MobileNetV2Impl::forward(torch::Tensor x) {

@@ -1,5 +1,7 @@
 #include "zoo/resnet.h"
 
+#include "zoo/layers.h"
+
 #include "zoo/inputs.h"
 
 namespace tracebench {
@@ -81,15 +83,7 @@ ResNetImpl::ResNetImpl(const ResNetOptions& options) : options_(options) {
                             torch::nn::AdaptiveAvgPool2d(torch::nn::AdaptiveAvgPool2dOptions({1, 1})));
   fc = register_module("fc", torch::nn::Linear(inplanes_, options.num_classes()));
 
-  // torchvision's initialisation: He-normal (fan_out) convolutions, unit BN.
-  for (auto& module : modules(/*include_self=*/false)) {
-    if (auto* c = module->as<torch::nn::Conv2d>()) {
-      torch::nn::init::kaiming_normal_(c->weight, 0.0, torch::kFanOut, torch::kReLU);
-    } else if (auto* bn = module->as<torch::nn::BatchNorm2d>()) {
-      torch::nn::init::ones_(bn->weight);
-      torch::nn::init::zeros_(bn->bias);
-    }
-  }
+  init_like_torchvision(*this, LinearInit::kDefault);
 }
 
 torch::nn::Sequential ResNetImpl::make_layer(int64_t planes, int64_t blocks, int64_t stride) {

@@ -1,5 +1,7 @@
 #include "zoo/vgg.h"
 
+#include "zoo/layers.h"
+
 namespace tracebench {
 
 namespace nn = torch::nn;
@@ -47,20 +49,7 @@ VggImpl::VggImpl(const VggOptions& options) {
                      nn::ReLU(nn::ReLUOptions(true)), nn::Dropout(options.dropout()),
                      nn::Linear(4096, options.num_classes())));
 
-  // torchvision's init_weights: He-normal (fan_out) convolutions, N(0, 0.01) linears.
-  torch::NoGradGuard no_grad;
-  for (auto& module : modules(/*include_self=*/false)) {
-    if (auto* c = module->as<nn::Conv2d>()) {
-      nn::init::kaiming_normal_(c->weight, 0.0, torch::kFanOut, torch::kReLU);
-      nn::init::zeros_(c->bias);
-    } else if (auto* bn = module->as<nn::BatchNorm2d>()) {
-      nn::init::ones_(bn->weight);
-      nn::init::zeros_(bn->bias);
-    } else if (auto* linear = module->as<nn::Linear>()) {
-      nn::init::normal_(linear->weight, 0.0, 0.01);
-      nn::init::zeros_(linear->bias);
-    }
-  }
+  init_like_torchvision(*this, LinearInit::kNormal);
 }
 
 torch::Tensor VggImpl::forward(torch::Tensor x) {

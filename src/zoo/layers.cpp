@@ -1,0 +1,27 @@
+#include "zoo/layers.h"
+
+namespace tracebench {
+
+void init_like_torchvision(torch::nn::Module& root, LinearInit linear_init) {
+  namespace nn = torch::nn;
+  torch::NoGradGuard no_grad;
+  for (auto& module : root.modules(/*include_self=*/false)) {
+    if (auto* conv = module->as<nn::Conv2d>()) {
+      nn::init::kaiming_normal_(conv->weight, 0.0, torch::kFanOut, torch::kReLU);
+      if (conv->bias.defined()) nn::init::zeros_(conv->bias);
+    } else if (auto* norm = module->as<nn::BatchNorm2d>()) {
+      nn::init::ones_(norm->weight);
+      nn::init::zeros_(norm->bias);
+    } else if (auto* linear = module->as<nn::Linear>()) {
+      if (linear_init == LinearInit::kDefault) continue;
+      if (linear_init == LinearInit::kNormal) {
+        nn::init::normal_(linear->weight, 0.0, 0.01);
+      } else {
+        nn::init::kaiming_uniform_(linear->weight, 0.0, torch::kFanOut, torch::kSigmoid);
+      }
+      nn::init::zeros_(linear->bias);
+    }
+  }
+}
+
+}  // namespace tracebench
