@@ -9,6 +9,7 @@
 #include <torch/csrc/lazy/core/tensor.h>
 #include <torch/csrc/lazy/ts_backend/ts_backend_impl.h>
 
+#include <cstring>
 #include <mutex>
 
 #include "tracebench/error.h"
@@ -82,13 +83,25 @@ void redirect_cpu_device_constants(torch::jit::Graph& graph) {
   }
 }
 
+// Whether a node after `node` reads `value`.
+bool used_after(const torch::jit::Value* value, const torch::jit::Node* node) {
+  for (const auto& use : value->uses()) {
+    if (use.user != node && node->isBefore(use.user)) return true;
+  }
+  return false;
+}
+
 // Replaces every `from` node by a `to` node over its first `input_count`
-// inputs; the two must compute the same thing for those inputs.
+// inputs; the two must compute the same thing for those inputs. An in-place
+// `from` (writing its first input) is replaced only where nothing reads that
+// input afterwards, so the out-of-place `to` is indistinguishable.
 void replace_op(torch::jit::Graph& graph, c10::Symbol from, c10::Symbol to, size_t input_count) {
+  const bool in_place = from.toUnqualString()[std::strlen(from.toUnqualString()) - 1] == '_';
   for (auto it = graph.nodes().begin(); it != graph.nodes().end();) {
     torch::jit::Node* node = *it;
     ++it;
     if (node->kind() != from || node->inputs().size() < input_count) continue;
+    if (in_place && used_after(node->input(0), node)) continue;
     torch::jit::WithInsertPoint guard(node);
     torch::jit::Node* replacement = graph.create(to, node->inputs().slice(0, input_count));
     graph.insertNode(replacement);
@@ -138,8 +151,12 @@ void replace_hardtanh(torch::jit::Graph& graph, c10::Symbol op, Mode mode) {
 // - aten::_convolution reaches convolution_overrideable and throws;
 //   aten::convolution takes its first 9 inputs (dropping cuDNN flags).
 // - relu6 / hardtanh (mobilenet_v2's ReLU6): see replace_hardtanh.
+// - dropout_ (mnasnet's in-place Dropout) lowers through a fresh empty_like
+//   noise buffer filled by bernoulli_, device data a captured computation
+//   cannot be fed; out-of-place dropout lowers to native_dropout.
 void use_lazy_lowerable_ops(torch::jit::Graph& graph, Mode mode) {
   replace_op(graph, c10::aten::_convolution, c10::aten::convolution, 9);
+  replace_op(graph, c10::aten::dropout_, c10::aten::dropout, 3);
   for (auto op : {c10::aten::hardtanh, c10::aten::hardtanh_, c10::aten::relu6, c10::aten::relu6_}) {
     replace_hardtanh(graph, op, mode);
   }
