@@ -11,6 +11,7 @@ packages=(
   libcli11-dev nlohmann-json3-dev libboost-dev
   googletest libgtest-dev libbenchmark-dev
   chromium                 # renders the HTML report in its end-to-end test (skipped if absent)
+  clang                    # libFuzzer for the fuzz targets run by ctest (skipped if absent)
 )
 
 missing=()
