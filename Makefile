@@ -4,7 +4,7 @@
 BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 
-.PHONY: deps build run test bench clean
+.PHONY: deps build run test bench bench-python clean
 
 deps:
 	./scripts/install-deps.sh
@@ -21,6 +21,10 @@ test: build
 
 bench: build
 	$(BUILD_DIR)/bench/harness_overhead
+
+# C++ eager against Python eager (torchvision) on the same LibTorch, batch 1.
+bench-python: build
+	/usr/bin/python3 bench/eager_vs_python.py --tracebench $(BUILD_DIR)/tracebench
 
 clean:
 	rm -rf $(BUILD_DIR)

@@ -1,0 +1,182 @@
+#!/usr/bin/python3
+"""C++ eager (tracebench) against Python eager (torchvision) on the same LibTorch.
+
+For each model, blocks of timed samples alternate between a tracebench process and
+a Python process, a few rounds each, so that drift in machine load hits both sides
+alike; each side's statistic is the median over all its samples. Prints per model
+the C++ and Python medians and their ratio (C++ / Python: at or below 1.0 means
+C++ is not slower), then the geomean of the ratios.
+
+    /usr/bin/python3 bench/eager_vs_python.py [--batch-size 1] [--threads 2] ...
+"""
+
+import argparse
+import importlib.util
+import json
+import math
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+MODELS = ["resnet18", "resnet50", "resnext50_32x4d", "alexnet", "vgg16",
+          "mobilenet_v2", "mnasnet1_0", "squeezenet1_1"]
+
+
+def python_samples(args):
+    """Runs in a child process, as tracebench does: one fresh process per block."""
+    import torch
+    import torchvision
+
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    model = getattr(torchvision.models, args.worker)().eval()
+    # Mirrors src/runner/performance.cpp: NoGradGuard (not InferenceMode) and
+    # parameters that do not require grad.
+    for tensor in model.parameters():
+        tensor.requires_grad_(False)
+    # `tracebench list` gives every one of the eight a single Bx3x224x224 float32 input.
+    x = torch.randn(args.batch_size, 3, 224, 224)
+    samples = []
+    with torch.no_grad():
+        # tracebench calls the model warmup + 2 times before sampling (a timed first
+        # call, --warmup calls, a memory-measuring call), once for the eager baseline
+        # and once for the A/A twin that `--backend eager` adds.
+        for _ in range(2 * (args.warmup + 2)):
+            model(x)
+        for _ in range(args.repeat):
+            start = time.perf_counter()  # monotonic, like tracebench's steady_clock
+            for _ in range(args.iterations_per_run):
+                model(x)
+            samples.append((time.perf_counter() - start) / args.iterations_per_run)
+    return {"samples_s": samples, "threads": torch.get_num_threads()}
+
+
+def cpu_seconds():
+    """(CPU seconds busy on the whole machine, CPU seconds of our finished children)."""
+    with open("/proc/stat") as file:
+        ticks = [int(field) for field in file.readline().split()[1:]]
+    busy = sum(ticks) - ticks[3] - ticks[4]  # less idle and iowait
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return busy / os.sysconf("SC_CLK_TCK"), children.ru_utime + children.ru_stime
+
+
+def last_line(text):
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    return lines[-1] if lines else "no output"
+
+
+def run_python(args, model):
+    command = [sys.executable, os.path.abspath(__file__), "--worker", model,
+               "--batch-size", str(args.batch_size), "--threads", str(args.threads),
+               "--repeat", str(args.repeat), "--warmup", str(args.warmup),
+               "--iterations-per-run", str(args.iterations_per_run), "--seed", str(args.seed)]
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError("python: " + last_line(done.stderr))
+    result = json.loads(done.stdout)
+    if result["threads"] != args.threads:
+        raise RuntimeError(f"python ran {result['threads']} threads, not {args.threads}")
+    return result["samples_s"]
+
+
+def run_tracebench(args, model, scratch):
+    report = os.path.join(scratch, model + ".json")
+    command = [args.tracebench, "--performance", "--only", model, "--backend", "eager",
+               "--batch-size", str(args.batch_size), "--threads", str(args.threads),
+               "-n", str(args.repeat), "--warmup", str(args.warmup),
+               "--iterations-per-run", str(args.iterations_per_run), "--seed", str(args.seed),
+               "--json", report]
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError("tracebench: " + last_line(done.stderr or done.stdout))
+    with open(report) as file:
+        data = json.load(file)
+    row = data["rows"][0]
+    if row["status"] != "pass":
+        raise RuntimeError(f"tracebench: {row['status']}: {row['error']}")
+    if data["environment"]["torch_threads"] != args.threads:
+        raise RuntimeError(f"tracebench ran {data['environment']['torch_threads']} threads")
+    # The eager baseline's samples, not its A/A twin's (`samples_s`), so that both
+    # sides contribute --repeat samples per block.
+    return row["eager_samples_s"]
+
+
+def measure(args, model, scratch):
+    cpp, python = [], []
+    ratios = []
+    for round_index in range(args.interleave):
+        # Swap who goes first every round: a side that always ran first would
+        # always meet the same point of a load cycle.
+        sides = [("python", python), ("cpp", cpp)]
+        if round_index % 2:
+            sides.reverse()
+        block = {}
+        for side, pooled in sides:
+            samples = run_python(args, model) if side == "python" else run_tracebench(args, model, scratch)
+            pooled.extend(samples)
+            block[side] = statistics.median(samples)
+        ratios.append(block["cpp"] / block["python"])
+    return statistics.median(cpp), statistics.median(python), ratios
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tracebench", default="build/tracebench")
+    parser.add_argument("--models", nargs="+", default=MODELS)
+    parser.add_argument("--batch-size", type=int, default=1)
+    parser.add_argument("--threads", type=int, default=len(os.sched_getaffinity(0)))  # = nproc
+    parser.add_argument("--repeat", type=int, default=15, help="timed samples per block")
+    parser.add_argument("--interleave", type=int, default=3, metavar="ROUNDS",
+                        help="rounds of (Python block, tracebench block) per model")
+    parser.add_argument("--warmup", type=int, default=3)
+    parser.add_argument("--iterations-per-run", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1337)
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+
+    if args.worker:
+        print(json.dumps(python_samples(args)))
+        return 0
+    if importlib.util.find_spec("torchvision") is None:
+        print(f"eager_vs_python.py: error: {sys.executable} cannot import torchvision; "
+              "run with /usr/bin/python3 (apt-get install python3-torchvision)", file=sys.stderr)
+        return 2
+    if not os.access(args.tracebench, os.X_OK):
+        print(f"eager_vs_python.py: error: no tracebench binary at {args.tracebench}; "
+              "run `make build` or pass --tracebench PATH", file=sys.stderr)
+        return 2
+
+    print(f"batch {args.batch_size}, {args.threads} threads, {args.repeat} samples x "
+          f"{args.interleave} rounds per side, load average {os.getloadavg()[0]:.2f} at start")
+    # "others": cores kept busy by processes other than ours while a model ran; on a
+    # shared machine it tells a clean figure from one taken next to a compiler.
+    print(f"{'model':<18}{'C++ ms':>10}{'Python ms':>11}{'C++/Py':>8}{'others':>8}   per-round ratios")
+    ratios = []
+    with tempfile.TemporaryDirectory(prefix="eager_vs_python.") as scratch:
+        for model in args.models:
+            start_wall, (start_busy, start_ours) = time.monotonic(), cpu_seconds()
+            try:
+                cpp, python, round_ratios = measure(args, model, scratch)
+            except Exception as error:  # one model's failure must not end the run
+                print(f"{model:<18}failed: {error}", flush=True)
+                continue
+            busy, ours = cpu_seconds()
+            others = (busy - start_busy - (ours - start_ours)) / (time.monotonic() - start_wall)
+            ratio = cpp / python
+            ratios.append(ratio)
+            spread = " ".join(f"{r:.3f}" for r in round_ratios)
+            print(f"{model:<18}{cpp * 1e3:>10.2f}{python * 1e3:>11.2f}{ratio:>8.3f}{others:>8.2f}   "
+                  f"{spread}", flush=True)
+    if ratios:
+        geomean = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+        print(f"{'geomean':<18}{'':>10}{'':>11}{geomean:>8.3f}")
+    print(f"load average {os.getloadavg()[0]:.2f} at end")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
