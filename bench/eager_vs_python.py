@@ -55,6 +55,14 @@ def python_samples(args):
     return {"samples_s": samples, "threads": torch.get_num_threads()}
 
 
+def child_environment():
+    # Debian's LibTorch calls OpenBLAS (pthread build) for some ops, and OpenBLAS
+    # keeps a worker per core of its own that spins in sched_yield between calls:
+    # with --threads = nproc that is one busy thread more than cores, and a sample
+    # that loses the race takes 2-5x longer. Both sides get the same setting.
+    return dict(os.environ, OPENBLAS_NUM_THREADS=os.environ.get("OPENBLAS_NUM_THREADS", "1"))
+
+
 def cpu_seconds():
     """(CPU seconds busy on the whole machine, CPU seconds of our finished children)."""
     with open("/proc/stat") as file:
@@ -74,7 +82,7 @@ def run_python(args, model):
                "--batch-size", str(args.batch_size), "--threads", str(args.threads),
                "--repeat", str(args.repeat), "--warmup", str(args.warmup),
                "--iterations-per-run", str(args.iterations_per_run), "--seed", str(args.seed)]
-    done = subprocess.run(command, capture_output=True, text=True)
+    done = subprocess.run(command, capture_output=True, text=True, env=child_environment())
     if done.returncode != 0:
         raise RuntimeError("python: " + last_line(done.stderr))
     result = json.loads(done.stdout)
@@ -90,7 +98,7 @@ def run_tracebench(args, model, scratch):
                "-n", str(args.repeat), "--warmup", str(args.warmup),
                "--iterations-per-run", str(args.iterations_per_run), "--seed", str(args.seed),
                "--json", report]
-    done = subprocess.run(command, capture_output=True, text=True)
+    done = subprocess.run(command, capture_output=True, text=True, env=child_environment())
     if done.returncode != 0:
         raise RuntimeError("tracebench: " + last_line(done.stderr or done.stdout))
     with open(report) as file:
@@ -130,7 +138,7 @@ def main():
     parser.add_argument("--batch-size", type=int, default=1)
     parser.add_argument("--threads", type=int, default=len(os.sched_getaffinity(0)))  # = nproc
     parser.add_argument("--repeat", type=int, default=15, help="timed samples per block")
-    parser.add_argument("--interleave", type=int, default=3, metavar="ROUNDS",
+    parser.add_argument("--interleave", type=int, default=5, metavar="ROUNDS",
                         help="rounds of (Python block, tracebench block) per model")
     parser.add_argument("--warmup", type=int, default=3)
     parser.add_argument("--iterations-per-run", type=int, default=1)
@@ -151,7 +159,8 @@ def main():
         return 2
 
     print(f"batch {args.batch_size}, {args.threads} threads, {args.repeat} samples x "
-          f"{args.interleave} rounds per side, load average {os.getloadavg()[0]:.2f} at start")
+          f"{args.interleave} rounds per side, OPENBLAS_NUM_THREADS="
+          f"{child_environment()['OPENBLAS_NUM_THREADS']}, load average {os.getloadavg()[0]:.2f} at start")
     # "others": cores kept busy by processes other than ours while a model ran; on a
     # shared machine it tells a clean figure from one taken next to a compiler.
     print(f"{'model':<18}{'C++ ms':>10}{'Python ms':>11}{'C++/Py':>8}{'others':>8}   per-round ratios")
