@@ -119,6 +119,15 @@ void replace_op(torch::jit::Graph& graph, c10::Symbol from, c10::Symbol to, size
 //   in-place logical_and with no meta kernel) while relu's backward lowers.
 //   Exact below `high`; above it x - (x - high) may differ from `high` by
 //   rounding (half an ulp of x).
+// The bounds become floats (relu6 and hardtanh act on float tensors, and the
+// C++ frontend passes ints): lazy_trace_once's oneDNN conversion reads a
+// clamp's bounds as doubles.
+torch::jit::Value* float_bound(torch::jit::Graph& graph, torch::jit::Value* bound) {
+  auto constant = torch::jit::toIValue(bound);
+  if (!constant || !constant->isInt()) return bound;
+  return graph.insertConstant(static_cast<double>(constant->toInt()));
+}
+
 void replace_hardtanh(torch::jit::Graph& graph, c10::Symbol op, Mode mode) {
   for (auto it = graph.nodes().begin(); it != graph.nodes().end();) {
     torch::jit::Node* node = *it;
@@ -127,8 +136,8 @@ void replace_hardtanh(torch::jit::Graph& graph, c10::Symbol op, Mode mode) {
     torch::jit::WithInsertPoint guard(node);
     const bool hardtanh = node->inputs().size() >= 3;
     torch::jit::Value* x = node->input(0);
-    torch::jit::Value* low = hardtanh ? node->input(1) : graph.insertConstant(0);
-    torch::jit::Value* high = hardtanh ? node->input(2) : graph.insertConstant(6);
+    torch::jit::Value* low = float_bound(graph, hardtanh ? node->input(1) : graph.insertConstant(0));
+    torch::jit::Value* high = float_bound(graph, hardtanh ? node->input(2) : graph.insertConstant(6));
     torch::jit::Value* result = nullptr;
     if (mode == Mode::kInference) {
       result = graph.insert(c10::aten::clamp, {x, low, high});

@@ -16,12 +16,11 @@
 // the second.
 
 #include <functional>
-#include <sstream>
-#include <unordered_map>
 
 #include "backends/builtin.h"
 #include "backends/lazy_capture.h"
 #include "backends/lazy_common.h"
+#include "backends/lazy_frozen.h"
 #include "backends/lazy_training.h"
 #include "tracebench/error.h"
 
@@ -31,18 +30,48 @@ namespace {
 
 using lazy::BackendDataPtr;
 
-std::string signature_of(const std::vector<c10::IValue>& inputs) {
-  std::ostringstream out;
-  for (const auto& input : inputs) {
-    if (input.isTensor()) {
-      const auto& tensor = input.toTensor();
-      out << "T" << tensor.scalar_type() << tensor.sizes() << ";";
-    } else {
-      out << "V" << input << ";";
+/// What a captured computation is valid for: the dtype and shape of each
+/// tensor input, the value of any other. Matched without allocating, since
+/// every replay looks its capture up.
+class Signature {
+ public:
+  explicit Signature(const std::vector<c10::IValue>& inputs) {
+    for (const auto& input : inputs) {
+      if (input.isTensor()) {
+        const auto& tensor = input.toTensor();
+        items_.push_back({true, tensor.scalar_type(), tensor.sizes().vec(), c10::IValue()});
+      } else {
+        items_.push_back({false, c10::ScalarType::Undefined, {}, input});
+      }
     }
   }
-  return out.str();
-}
+
+  bool matches(const std::vector<c10::IValue>& inputs) const {
+    if (inputs.size() != items_.size()) return false;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      const Item& item = items_[i];
+      if (item.is_tensor != inputs[i].isTensor()) return false;
+      if (!item.is_tensor) {
+        if (!(item.value == inputs[i])) return false;
+        continue;
+      }
+      const auto& tensor = inputs[i].toTensor();
+      if (tensor.scalar_type() != item.dtype || tensor.sizes() != c10::IntArrayRef(item.sizes)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+ private:
+  struct Item {
+    bool is_tensor;
+    c10::ScalarType dtype;
+    std::vector<int64_t> sizes;
+    c10::IValue value;
+  };
+  std::vector<Item> items_;
+};
 
 std::vector<BackendDataPtr> data_of(const std::vector<at::Tensor>& lazy_tensors) {
   std::vector<BackendDataPtr> data;
@@ -90,6 +119,32 @@ class Counters {
 struct Entry {
   lazy::Capture capture;
   c10::IValue structure;
+  std::shared_ptr<lazy::FrozenComputation> frozen;  // runs instead of capture when set
+};
+
+/// Captured computations by input signature and phase (training captures its
+/// first iteration apart from the steady ones). A handful at most: a linear
+/// search.
+class CaptureTable {
+ public:
+  const Entry* find(const std::vector<c10::IValue>& inputs, int phase = 0) const {
+    for (const auto& keyed : entries_) {
+      if (keyed.phase == phase && keyed.signature.matches(inputs)) return &keyed.entry;
+    }
+    return nullptr;
+  }
+  const Entry& insert(const std::vector<c10::IValue>& inputs, int phase, Entry entry) {
+    entries_.push_back({Signature(inputs), phase, std::move(entry)});
+    return entries_.back().entry;
+  }
+
+ private:
+  struct Keyed {
+    Signature signature;
+    int phase;
+    Entry entry;
+  };
+  std::vector<Keyed> entries_;
 };
 
 /// Traces one call: `record` on the lazy copies of `inputs`, with the data of
@@ -111,13 +166,15 @@ Entry trace_and_capture(const std::vector<at::Tensor>& resident,
   std::vector<at::Tensor> captured;
   lazy::flatten_tensors(recorded, captured);
   for (const auto& tensor : written()) captured.push_back(tensor);
-  return {lazy::capture(captured, index, compiles), lazy::to_cpu(recorded)};
+  return {lazy::capture(captured, index, compiles), lazy::to_cpu(recorded), nullptr};
 }
 
 class LazyTraceOnceModel final : public CompiledModel {
  public:
-  explicit LazyTraceOnceModel(lazy::LazyProgram program)
-      : program_(std::move(program)), resident_data_(data_of(program_.resident_lazy())) {}
+  LazyTraceOnceModel(lazy::LazyProgram program, bool freeze)
+      : program_(std::move(program)),
+        resident_data_(data_of(program_.resident_lazy())),
+        freeze_(freeze) {}
 
   /// Traces `inputs` and captures the computation; returns the traced result.
   c10::IValue capture(const std::vector<c10::IValue>& inputs) {
@@ -126,29 +183,37 @@ class LazyTraceOnceModel final : public CompiledModel {
         program_.resident_lazy(), inputs,
         [&](const std::vector<c10::IValue>& lazy_inputs) { return program_.record_lazy(lazy_inputs); },
         [] { return std::vector<at::Tensor>(); }, counters_.compiles);
+    if (freeze_ && entry.capture.computation) {
+      entry.frozen = std::make_shared<lazy::FrozenComputation>(entry.capture, resident_data_);
+    }
     ++counters_.traces;
-    return captures_.insert_or_assign(signature_of(inputs), std::move(entry))
-        .first->second.structure;
+    return captures_.insert(inputs, /*phase=*/0, std::move(entry)).structure;
   }
 
   c10::IValue run(const std::vector<c10::IValue>& inputs) override {
-    auto it = captures_.find(signature_of(inputs));
-    if (it == captures_.end()) {
+    const Entry* found = captures_.find(inputs);
+    if (!found) {
       ++counters_.retraces;
       return capture(inputs);
     }
-    const Entry& entry = it->second;
-    const auto results = lazy::execute(entry.capture, resident_data_, inputs);
+    const Entry& entry = *found;
+    const auto results = entry.frozen ? entry.frozen->run(inputs)
+                                      : lazy::execute(entry.capture, resident_data_, inputs);
     ++counters_.replays;
     return outputs_of(entry.capture, entry.structure, results, resident_data_, inputs);
   }
 
-  std::map<std::string, double> counters() const override { return counters_.as_map(); }
+  std::map<std::string, double> counters() const override {
+    auto counters = counters_.as_map();
+    counters["frozen"] = freeze_ ? 1 : 0;
+    return counters;
+  }
 
  private:
   lazy::LazyProgram program_;
   std::vector<BackendDataPtr> resident_data_;  // of program_.resident_lazy()
-  std::unordered_map<std::string, Entry> captures_;
+  bool freeze_;
+  CaptureTable captures_;
   Counters counters_;
 };
 
@@ -158,9 +223,9 @@ class LazyTrainOnceStep final : public CompiledTrainingStep {
       : trainer_(model, options, recipe) {}
 
   c10::IValue run(const std::vector<c10::IValue>& inputs) override {
-    auto it = captures_.find(key_of(inputs));
-    if (it == captures_.end()) return capture(inputs);
-    const Entry& entry = it->second;
+    const Entry* found = captures_.find(inputs, phase());
+    if (!found) return capture(inputs);
+    const Entry& entry = *found;
     const auto results = lazy::execute(entry.capture, state_data_, inputs);
     auto outputs = outputs_of(entry.capture, entry.structure, results, state_data_, inputs);
     // The state tensors follow the outputs and the loss among the captured tensors.
@@ -187,9 +252,8 @@ class LazyTrainOnceStep final : public CompiledTrainingStep {
  private:
   // The first iteration (no gradients yet) computes something else than the
   // later ones, so it gets a computation of its own.
-  std::string key_of(const std::vector<c10::IValue>& inputs) const {
-    return signature_of(inputs) + (state_data_.empty() ? "first" : "steady");
-  }
+  enum Phase { kFirst, kSteady };
+  Phase phase() const { return state_data_.empty() ? kFirst : kSteady; }
 
   // Replays leave the newest state in state_data_ only: tracing again must
   // start from it.
@@ -204,35 +268,43 @@ class LazyTrainOnceStep final : public CompiledTrainingStep {
 
   c10::IValue capture(const std::vector<c10::IValue>& inputs) {
     // Capturing the steady iteration for a second input signature is a retrace.
-    const bool steady = !state_data_.empty();
-    if (steady && steady_captured_) ++counters_.retraces;
-    steady_captured_ = steady_captured_ || steady;
+    const Phase traced_phase = phase();
+    if (traced_phase == kSteady && steady_captured_) ++counters_.retraces;
+    steady_captured_ = steady_captured_ || traced_phase == kSteady;
     restore_state_tensors();
-    const auto key = key_of(inputs);
+    std::vector<at::Tensor> next_state;  // the state tensors after recording
     Entry entry = trace_and_capture(
         trainer_.state(), inputs,
         [&](const std::vector<c10::IValue>& lazy_inputs) {
           return trainer_.record_iteration(lazy_inputs);
         },
-        [&] { return trainer_.state(); }, counters_.compiles);
-    state_data_ = data_of(trainer_.state());
+        [&] { return next_state = trainer_.state(); }, counters_.compiles);
+    state_data_ = data_of(next_state);  // synced by the capture
     ++counters_.traces;
-    return captures_.insert_or_assign(key, std::move(entry)).first->second.structure;
+    return captures_.insert(inputs, traced_phase, std::move(entry)).structure;
   }
 
   lazy::LazyTrainer trainer_;
   std::vector<BackendDataPtr> state_data_;  // newest data of trainer_.state()
   bool state_in_tensors_ = true;            // whether trainer_.state() holds it too
   bool steady_captured_ = false;
-  std::unordered_map<std::string, Entry> captures_;
+  CaptureTable captures_;
   Counters counters_;
 };
 
+/// With `freeze`, inference replays the captured computation frozen and
+/// optimized (lazy_frozen.h); without, as LTC compiled it. Training never
+/// freezes: its state changes every step.
 class LazyTraceOnceBackend final : public Backend {
  public:
-  std::string name() const override { return "lazy_trace_once"; }
+  explicit LazyTraceOnceBackend(bool freeze) : freeze_(freeze) {}
+  std::string name() const override {
+    return freeze_ ? "lazy_trace_once" : "lazy_trace_once_unfrozen";
+  }
   std::string description() const override {
-    return "LTC TorchScript backend: trace once, replay the compiled computation per call";
+    return freeze_ ? "LTC TorchScript backend: trace once, replay the captured computation "
+                     "(inference: frozen + ofi passes)"
+                   : "lazy_trace_once replaying LTC's computation as compiled (no freezing)";
   }
   bool supports_training() const override { return true; }
   std::unique_ptr<CompiledModel> compile(Model& model, const CompileOptions& options) override {
@@ -241,7 +313,8 @@ class LazyTraceOnceBackend final : public Backend {
     }
     lazy::ensure_lazy_backend();
     auto compiled = std::make_unique<LazyTraceOnceModel>(
-        lazy::LazyProgram(lazy::trace_with_parameter_inputs(model, options.example_inputs)));
+        lazy::LazyProgram(lazy::trace_with_parameter_inputs(model, options.example_inputs)),
+        freeze_);
     compiled->capture(options.example_inputs);
     return compiled;
   }
@@ -257,12 +330,19 @@ class LazyTraceOnceBackend final : public Backend {
     lazy::ensure_lazy_backend();
     return std::make_unique<LazyTrainOnceStep>(model, options, recipe);
   }
+
+ private:
+  bool freeze_;
 };
 
 }  // namespace
 
 std::unique_ptr<Backend> make_lazy_trace_once_backend() {
-  return std::make_unique<LazyTraceOnceBackend>();
+  return std::make_unique<LazyTraceOnceBackend>(/*freeze=*/true);
+}
+
+std::unique_ptr<Backend> make_lazy_trace_once_unfrozen_backend() {
+  return std::make_unique<LazyTraceOnceBackend>(/*freeze=*/false);
 }
 
 }  // namespace tracebench

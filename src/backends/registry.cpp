@@ -18,6 +18,7 @@ std::vector<std::pair<std::string, Factory>>& factories() {
       {"ofi", make_optimize_for_inference_backend},
       {"lazy_trace_everytime", make_lazy_trace_everytime_backend},
       {"lazy_trace_once", make_lazy_trace_once_backend},
+      {"lazy_trace_once_unfrozen", make_lazy_trace_once_unfrozen_backend},
   };
   return all;
 }

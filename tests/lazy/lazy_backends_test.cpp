@@ -12,7 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "backends/lazy_capture.h"
 #include "backends/lazy_common.h"
+#include "backends/lazy_frozen.h"
 #include "backends/registry.h"
 #include "sources/script_loader.h"
 #include "zoo/zoo.h"
@@ -106,16 +108,19 @@ TEST_P(ZooLazyTest, TraceEverytimeMatchesEagerAndHitsTheCache) {
   EXPECT_EQ(counter(*compiled, "ltc_cached_compiles"), cached + 3);
 }
 
-TEST_P(ZooLazyTest, TraceOnceMatchesEagerOnFreshInputsWithOneCompile) {
+/// `backend` (a lazy_trace_once flavour) against eager on the example inputs
+/// and fresh ones: one LTC compile at compile time, replays after it.
+void expect_trace_once_replays(const std::string& backend, Model& model,
+                               const std::vector<c10::IValue>& inputs, const std::string& what) {
   // Start from an empty LTC computation cache so the one compile is visible.
   torch::lazy::LazyGraphExecutor::Get()->GetComputationCache()->Clear();
   const auto before = lazy::CompileCounts::now();
-  auto compiled = compile("lazy_trace_once", *model_, inputs_);
-  expect_close(compiled->run(inputs_), model_->forward(inputs_), GetParam() + " example inputs");
+  auto compiled = compile(backend, model, inputs);
+  expect_close(compiled->run(inputs), model.forward(inputs), what + " example inputs");
   for (int call = 0; call < 4; ++call) {
-    auto inputs = fresh_like(inputs_);
-    expect_close(compiled->run(inputs), model_->forward(inputs),
-                 GetParam() + " fresh inputs, call " + std::to_string(call));
+    auto fresh = fresh_like(inputs);
+    expect_close(compiled->run(fresh), model.forward(fresh),
+                 what + " fresh inputs, call " + std::to_string(call));
   }
   const auto delta = lazy::CompileCounts::now() - before;
   EXPECT_EQ(delta.uncached, 1);  // the trace at compile time, nothing after
@@ -124,6 +129,62 @@ TEST_P(ZooLazyTest, TraceOnceMatchesEagerOnFreshInputsWithOneCompile) {
   EXPECT_EQ(counter(*compiled, "traces"), 1);
   EXPECT_EQ(counter(*compiled, "retraces"), 0);
   EXPECT_EQ(counter(*compiled, "replays"), 5);
+}
+
+TEST_P(ZooLazyTest, TraceOnceMatchesEagerOnFreshInputsWithOneCompile) {
+  expect_trace_once_replays("lazy_trace_once", *model_, inputs_, GetParam());
+}
+
+// The unfrozen flavour replays LTC's own computation: a convolutional and a
+// transformer model cover its two kinds of graphs.
+TEST(LazyTraceOnceUnfrozen, MatchesEagerOnFreshInputsWithOneCompile) {
+  torch::NoGradGuard no_grad;
+  for (const std::string name : {"resnet18", "timm_vision_transformer"}) {
+    torch::manual_seed(0);
+    auto model = find_zoo_model(name)->make(/*batch_size=*/1);
+    prepare(*model);
+    expect_trace_once_replays("lazy_trace_once_unfrozen", *model, model->example_inputs(), name);
+  }
+}
+
+// Freezing resnet18's captured computation: the parameters become constants
+// (only the image stays an input), every batch norm folds into its
+// convolution, the convolutions run on oneDNN, and neither the classifier's
+// addmm nor the pooling's indices remain; the result still equals eager.
+TEST(LazyFrozen, FoldsResNetBatchNormsAndKeepsOnlyTheInput) {
+  torch::NoGradGuard no_grad;
+  lazy::ensure_lazy_backend();
+  torch::manual_seed(0);
+  auto model = find_zoo_model("resnet18")->make(/*batch_size=*/1);
+  prepare(*model);
+  const auto inputs = model->example_inputs();
+  lazy::LazyProgram program(lazy::trace_with_parameter_inputs(*model, inputs));
+  const auto lazy_inputs = lazy::to_lazy(inputs);
+  lazy::DataIndex index{lazy::DataIndex::of(program.resident_lazy()),
+                        lazy::DataIndex::of(lazy_inputs)};
+  std::vector<at::Tensor> recorded = flat(program.record_lazy(lazy_inputs));
+  lazy::CompileCounts compiles;
+  const auto capture = lazy::capture(recorded, index, compiles);
+  std::vector<lazy::BackendDataPtr> resident;
+  for (const auto& tensor : program.resident_lazy()) {
+    resident.push_back(torch::lazy::GetLtcTensor(tensor)->GetDataHandle());
+  }
+
+  lazy::FrozenComputation frozen(capture, resident);
+  std::map<std::string, int> kinds;
+  for (const auto* node : frozen.graph().nodes()) ++kinds[node->kind().toQualString()];
+  EXPECT_EQ(frozen.graph().inputs().size(), 1u);
+  EXPECT_EQ(kinds["aten::native_batch_norm"] + kinds["aten::batch_norm"], 0);
+  EXPECT_EQ(kinds["aten::convolution"], 0);
+  // resnet18's 20 convolutions (downsampling included), in oneDNN layout.
+  EXPECT_EQ(kinds["prim::mkldnn_convolution"], 20) << frozen.graph();
+  EXPECT_EQ(kinds["aten::max_pool2d_with_indices"], 0);
+  EXPECT_EQ(kinds["aten::addmm"], 0);
+
+  const auto results = frozen.run(inputs);
+  ASSERT_EQ(results.size(), 1u);
+  expect_close(lazy::cpu_tensor_of(capture.tensors[0], results, resident, inputs),
+               model->forward(inputs), "frozen resnet18");
 }
 
 std::vector<std::string> zoo_names() {
