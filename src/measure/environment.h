@@ -14,6 +14,7 @@ struct Environment {
   std::string libtorch_version;   // TORCH_VERSION of the headers built against
   std::string libtorch_config;    // at::show_config(): build flags, BLAS, oneDNN
   std::vector<std::string> blas_libraries;  // BLAS shared objects mapped in this process
+  int openblas_threads = 0;       // openblas_get_num_threads(); 0 if OpenBLAS is not loaded
   std::string compiler;           // compiler id and version of this build
   std::string tracebench_version;
   std::string git_revision;       // of the tracebench source tree at build time

@@ -38,6 +38,7 @@ json environment_to_json(const Environment& e) {
           {"libtorch_version", e.libtorch_version},
           {"libtorch_config", e.libtorch_config},
           {"blas_libraries", e.blas_libraries},
+          {"openblas_threads", e.openblas_threads},
           {"compiler", e.compiler},
           {"tracebench_version", e.tracebench_version},
           {"git_revision", e.git_revision},
@@ -55,6 +56,7 @@ Environment environment_from_json(const json& j) {
   e.libtorch_version = value_or<std::string>(j, "libtorch_version", "");
   e.libtorch_config = value_or<std::string>(j, "libtorch_config", "");
   e.blas_libraries = value_or<std::vector<std::string>>(j, "blas_libraries", {});
+  e.openblas_threads = value_or<int>(j, "openblas_threads", 0);
   e.compiler = value_or<std::string>(j, "compiler", "");
   e.tracebench_version = value_or<std::string>(j, "tracebench_version", "");
   e.git_revision = value_or<std::string>(j, "git_revision", "");

@@ -23,6 +23,7 @@
 
 #include "report/row_json.h"
 #include "runner/suite.h"
+#include "runner/threads.h"
 #include "tracebench/error.h"
 
 namespace tracebench {
@@ -224,7 +225,7 @@ std::vector<ResultRow> run_model(const ModelSpec& spec, const RunOptions& option
 int run_isolated_child(const RunOptions& options) {
   validate(options);
   const auto specs = select_models(options);
-  if (options.threads) torch::set_num_threads(static_cast<int>(*options.threads));
+  apply_thread_settings(options);
   const int fd = open(options.rows_to.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) throw UsageError("cannot write " + options.rows_to + ": " + strerror(errno));
   for (const auto& spec : specs) {

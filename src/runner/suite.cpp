@@ -17,6 +17,7 @@
 #include "runner/performance.h"
 #include "runner/resume.h"
 #include "runner/run_recorder.h"
+#include "runner/threads.h"
 #include "sources/load_model.h"
 #include "tracebench/error.h"
 #include "zoo/zoo.h"
@@ -112,7 +113,7 @@ std::vector<ResultRow> run_suite(const RunOptions& options, std::ostream& out) {
   validate(options);
   const auto specs =
       partition_models(select_models(options), options.total_partitions, options.partition_id);
-  if (options.threads) torch::set_num_threads(static_cast<int>(*options.threads));
+  apply_thread_settings(options);
   // --resume: rows already in --output are kept, not rerun (runner/resume.h).
   ResumeState resume =
       options.resume ? prepare_resume(options.output, options.accuracy) : ResumeState{};

@@ -67,6 +67,7 @@ TEST(JsonReport, RoundTripKeepsEverythingAndNanBecomesNull) {
   RunReport report;
   report.environment.cpu_model = "Test CPU";
   report.environment.blas_libraries = {"/lib/libblas.so.3"};
+  report.environment.openblas_threads = 1;
   auto failed = sample_row();
   failed.status = status::kFailToRun;
   failed.speedup = 0;
@@ -77,6 +78,7 @@ TEST(JsonReport, RoundTripKeepsEverythingAndNanBecomesNull) {
   const auto back = report_from_json(json, "x.json");
   EXPECT_EQ(back.environment.cpu_model, "Test CPU");
   EXPECT_EQ(back.environment.blas_libraries, report.environment.blas_libraries);
+  EXPECT_EQ(back.environment.openblas_threads, 1);
   ASSERT_EQ(back.rows.size(), 2u);
   EXPECT_EQ(row_to_json(back.rows[0]), row_to_json(report.rows[0]));
   EXPECT_TRUE(std::isnan(back.rows[1].ci_low));
