@@ -80,6 +80,9 @@ class Backend {
   /// Whether compile() accepts Mode::kTraining: the compiled model's outputs
   /// must then stay connected to the model's parameters through autograd.
   virtual bool supports_training() const { return false; }
+  /// Whether --amp applies: CPU autocast only changes ops on CPU tensors, so a
+  /// backend computing on another device would silently run float32.
+  virtual bool supports_amp() const { return true; }
   /// Compiles `model`. May throw: the runner turns that into a `fail_to_run` row.
   virtual std::unique_ptr<CompiledModel> compile(Model& model, const CompileOptions& options) = 0;
   /// For backends whose parameters live outside the model (a lazy device): the

@@ -5,6 +5,8 @@
 // LTC's cache (or lowers and compiles it once) and executes it. Parameters are
 // placed on the lazy device once at compile time (see lazy_common.h).
 
+#include <functional>
+
 #include "backends/builtin.h"
 #include "backends/lazy_common.h"
 #include "backends/lazy_training.h"
@@ -14,11 +16,31 @@ namespace tracebench {
 
 namespace {
 
-std::map<std::string, double> counters_of(const lazy::CompileCounts& counts, int64_t calls) {
-  return {{"ltc_cached_compiles", static_cast<double>(counts.cached)},
-          {"ltc_uncached_compiles", static_cast<double>(counts.uncached)},
-          {"calls", static_cast<double>(calls)}};
-}
+/// What every trace-every-time call does after recording: sync (the mark
+/// step; every call, since run() must return finished CPU results), fetch
+/// the results, and count the compiles the sync did.
+class SyncedCalls {
+ public:
+  c10::IValue sync(const std::function<c10::IValue()>& record) {
+    const auto before = lazy::CompileCounts::now();
+    c10::IValue recorded = record();
+    lazy::mark_step();
+    auto result = lazy::to_cpu(recorded);
+    counts_ += lazy::CompileCounts::now() - before;
+    ++calls_;
+    return result;
+  }
+
+  std::map<std::string, double> counters() const {
+    return {{"ltc_cached_compiles", static_cast<double>(counts_.cached)},
+            {"ltc_uncached_compiles", static_cast<double>(counts_.uncached)},
+            {"calls", static_cast<double>(calls_)}};
+  }
+
+ private:
+  lazy::CompileCounts counts_;
+  int64_t calls_ = 0;
+};
 
 class LazyTraceEverytimeModel final : public CompiledModel {
  public:
@@ -26,22 +48,14 @@ class LazyTraceEverytimeModel final : public CompiledModel {
 
   c10::IValue run(const std::vector<c10::IValue>& inputs) override {
     torch::NoGradGuard no_grad;
-    const auto before = lazy::CompileCounts::now();
-    c10::IValue lazy_out = program_.record(inputs);
-    // Synced on every call because run() must return finished CPU results.
-    lazy::mark_step();
-    auto result = lazy::to_cpu(lazy_out);
-    counts_ += lazy::CompileCounts::now() - before;
-    ++calls_;
-    return result;
+    return calls_.sync([&] { return program_.record(inputs); });
   }
 
-  std::map<std::string, double> counters() const override { return counters_of(counts_, calls_); }
+  std::map<std::string, double> counters() const override { return calls_.counters(); }
 
  private:
   lazy::LazyProgram program_;
-  lazy::CompileCounts counts_;
-  int64_t calls_ = 0;
+  SyncedCalls calls_;
 };
 
 // Training the way the seed's trace_everytime does: every iteration records
@@ -54,16 +68,10 @@ class LazyTrainEverytimeStep final : public CompiledTrainingStep {
       : trainer_(model, options, recipe) {}
 
   c10::IValue run(const std::vector<c10::IValue>& inputs) override {
-    const auto before = lazy::CompileCounts::now();
-    c10::IValue recorded = trainer_.record_iteration(lazy::to_lazy(inputs));
-    lazy::mark_step();
-    auto result = lazy::to_cpu(recorded);
-    counts_ += lazy::CompileCounts::now() - before;
-    ++calls_;
-    return result;
+    return calls_.sync([&] { return trainer_.record_iteration(lazy::to_lazy(inputs)); });
   }
 
-  std::map<std::string, double> counters() const override { return counters_of(counts_, calls_); }
+  std::map<std::string, double> counters() const override { return calls_.counters(); }
 
   std::vector<torch::Tensor> parameters_and_gradients() override {
     return trainer_.parameters_and_gradients();
@@ -71,8 +79,7 @@ class LazyTrainEverytimeStep final : public CompiledTrainingStep {
 
  private:
   lazy::LazyTrainer trainer_;
-  lazy::CompileCounts counts_;
-  int64_t calls_ = 0;
+  SyncedCalls calls_;
 };
 
 class LazyTraceEverytimeBackend final : public Backend {
@@ -82,6 +89,7 @@ class LazyTraceEverytimeBackend final : public Backend {
     return "LTC TorchScript backend: record lazy IR and sync every call (graph cache by hash)";
   }
   bool supports_training() const override { return true; }
+  bool supports_amp() const override { return false; }  // lazy tensors are not CPU tensors
   std::unique_ptr<CompiledModel> compile(Model& model, const CompileOptions& options) override {
     if (options.mode != Mode::kInference) {
       throw UsageError("lazy_trace_everytime trains through compile_training_step only");

@@ -307,6 +307,7 @@ class LazyTraceOnceBackend final : public Backend {
                    : "lazy_trace_once replaying LTC's computation as compiled (no freezing)";
   }
   bool supports_training() const override { return true; }
+  bool supports_amp() const override { return false; }  // lazy tensors are not CPU tensors
   std::unique_ptr<CompiledModel> compile(Model& model, const CompileOptions& options) override {
     if (options.mode != Mode::kInference) {
       throw UsageError("lazy_trace_once trains through compile_training_step only");

@@ -5,6 +5,7 @@
 #include "accuracy/compare.h"
 #include "accuracy/tolerance.h"
 #include "backends/registry.h"
+#include "runner/backend_support.h"
 #include "runner/error_text.h"
 #include "runner/precision.h"
 #include "runner/training.h"
@@ -93,9 +94,10 @@ std::vector<ResultRow> check_accuracy(LoadedModel& loaded, const RunOptions& opt
   for (auto& row : rows) {
     try {
       auto backend = make_backend(row.backend);
-      if (options.mode == Mode::kTraining && !backend->supports_training()) {
+      const auto unsupported = unsupported_reason(*backend, options.mode, options.precision);
+      if (!unsupported.empty()) {
         row.status = status::kUnsupported;
-        row.error = row.backend + " does not support --training";
+        row.error = unsupported;
         continue;
       }
       const auto actual = run_once(*backend, loaded, options, dtype);

@@ -15,6 +15,7 @@
 #include "measure/memory.h"
 #include "measure/statistics.h"
 #include "measure/timer.h"
+#include "runner/backend_support.h"
 #include "runner/output_check.h"
 #include "runner/row_statistics.h"
 #include "runner/sample_budget.h"
@@ -63,10 +64,12 @@ void compile(Contender& contender, LoadedModel& loaded, const CompileOptions& co
              const RunOptions& options) {
   try {
     contender.backend = make_backend(contender.backend_name);
-    if (options.mode == Mode::kTraining && !contender.backend->supports_training()) {
+    const auto unsupported =
+        unsupported_reason(*contender.backend, options.mode, options.precision);
+    if (!unsupported.empty()) {
       contender.failed = true;
       contender.status = status::kUnsupported;
-      contender.error = contender.backend_name + " does not support --training";
+      contender.error = unsupported;
       return;
     }
     const auto start = std::chrono::steady_clock::now();
