@@ -34,11 +34,13 @@ BasicBlockImpl::BasicBlockImpl(int64_t inplanes, int64_t planes, int64_t stride,
   }
 }
 
+// In place where torchvision is (ReLU(inplace=True), `out += identity`): the
+// same values, without a fresh activation-sized tensor per op.
 torch::Tensor BasicBlockImpl::forward(torch::Tensor x) {
-  auto out = torch::relu(bn1(conv1(x)));
+  auto out = bn1(conv1(x)).relu_();
   out = bn2(conv2(out));
-  auto identity = downsample ? downsample->forward(x) : x;
-  return torch::relu(out + identity);
+  out += downsample ? downsample->forward(x) : x;
+  return out.relu_();
 }
 
 BottleneckImpl::BottleneckImpl(int64_t inplanes, int64_t planes, int64_t stride, bool downsample,
@@ -57,11 +59,11 @@ BottleneckImpl::BottleneckImpl(int64_t inplanes, int64_t planes, int64_t stride,
 }
 
 torch::Tensor BottleneckImpl::forward(torch::Tensor x) {
-  auto out = torch::relu(bn1(conv1(x)));
-  out = torch::relu(bn2(conv2(out)));
+  auto out = bn1(conv1(x)).relu_();
+  out = bn2(conv2(out)).relu_();
   out = bn3(conv3(out));
-  auto identity = downsample ? downsample->forward(x) : x;
-  return torch::relu(out + identity);
+  out += downsample ? downsample->forward(x) : x;
+  return out.relu_();
 }
 
 ResNetImpl::ResNetImpl(const ResNetOptions& options) : options_(options) {
@@ -105,7 +107,7 @@ torch::nn::Sequential ResNetImpl::make_layer(int64_t planes, int64_t blocks, int
 }
 
 torch::Tensor ResNetImpl::forward(torch::Tensor x) {
-  x = maxpool(torch::relu(bn1(conv1(x))));
+  x = maxpool(bn1(conv1(x)).relu_());
   x = layer4->forward(layer3->forward(layer2->forward(layer1->forward(x))));
   return fc(torch::flatten(avgpool(x), 1));
 }
