@@ -1,12 +1,22 @@
 #include "runner/row_statistics.h"
 
-#include <algorithm>
-
 #include "measure/bootstrap.h"
 #include "measure/diagnostics.h"
 #include "measure/mann_whitney.h"
 
 namespace tracebench {
+
+namespace {
+
+void append_warnings(ResultRow& row, const std::vector<NoiseWarning>& found,
+                     const std::string& code_prefix, const std::string& message_prefix) {
+  for (const auto& warning : found) {
+    row.warning_codes.push_back(code_prefix + warning.code);
+    row.warnings.push_back(message_prefix + warning.message);
+  }
+}
+
+}  // namespace
 
 void add_row_statistics(ResultRow& row, uint64_t seed) {
   const auto ci = bootstrap_median_ratio_ci(row.eager_samples_s, row.samples_s,
@@ -15,21 +25,16 @@ void add_row_statistics(ResultRow& row, uint64_t seed) {
   row.ci_high = ci.high;
   row.mann_whitney_p = mann_whitney_u_test(row.eager_samples_s, row.samples_s).p_value;
 
+  // Labelled by role, not by backend name: in an A/A run the compared backend
+  // is itself "eager", and naming both sets after it gave them the same codes
+  // (the baseline's were then dropped as duplicates). Each set comes from one
+  // noise_warnings call, so codes are unique without any de-duplication.
   row.warning_codes.clear();
   row.warnings.clear();
-  auto add = [&](const std::vector<NoiseWarning>& found, const std::string& who) {
-    for (const auto& warning : found) {
-      const std::string code = who == "eager" ? "eager_" + warning.code : warning.code;
-      if (std::find(row.warning_codes.begin(), row.warning_codes.end(), code) !=
-          row.warning_codes.end()) {
-        continue;
-      }
-      row.warning_codes.push_back(code);
-      row.warnings.push_back(who + ": " + warning.message);
-    }
-  };
-  add(noise_warnings(row.samples_s, row.iterations_per_run), row.backend);
-  add(noise_warnings(row.eager_samples_s, row.iterations_per_run), "eager");
+  append_warnings(row, noise_warnings(row.samples_s, row.iterations_per_run), "",
+                  row.backend + ": ");
+  append_warnings(row, noise_warnings(row.eager_samples_s, row.iterations_per_run),
+                  kBaselineWarningCodePrefix, kBaselineWarningMessagePrefix);
 }
 
 }  // namespace tracebench

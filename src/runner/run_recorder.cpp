@@ -1,5 +1,7 @@
 #include "runner/run_recorder.h"
 
+#include "runner/row_statistics.h"
+
 namespace tracebench {
 
 nlohmann::json config_to_json(const RunOptions& options) {
@@ -45,9 +47,10 @@ void RunRecorder::add(const ResultRow& row) {
   const bool show = options_.print_warnings || ProgressLine::stderr_is_terminal();
   bool eager_now = false;
   for (const auto& warning : show ? row.warnings : std::vector<std::string>{}) {
-    // Eager's warnings are the same on every row of a model: print them once.
-    if (warning.rfind("eager:", 0) == 0 && eager_warned_) continue;
-    eager_now = eager_now || warning.rfind("eager:", 0) == 0;
+    // The eager baseline's warnings are the same on every row of a model: print them once.
+    const bool from_baseline = warning.rfind(kBaselineWarningMessagePrefix, 0) == 0;
+    if (from_baseline && eager_warned_) continue;
+    eager_now = eager_now || from_baseline;
     err_ << "tracebench: warning: " << row.model << " " << warning << std::endl;
   }
   eager_warned_ = eager_warned_ || eager_now;
