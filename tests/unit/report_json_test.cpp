@@ -8,36 +8,14 @@
 #include <fstream>
 
 #include "report/json.h"
+#include "sample_rows.h"
 #include "test_paths.h"
 #include "tracebench/error.h"
 
 namespace tracebench {
 namespace {
 
-ResultRow sample_row() {
-  ResultRow row;
-  row.model = "LinearModel";
-  row.backend = "ts";
-  row.batch_size = 2;
-  row.speedup = 1.25;
-  row.ci_low = 1.2;
-  row.ci_high = 1.3;
-  row.p_value = 0.01;
-  row.mann_whitney_p = 0.02;
-  row.abs_latency_ms = 1.0;
-  row.eager_latency_ms = 1.25;
-  row.compilation_latency_s = 0.5;
-  row.first_call_latency_s = 0.1;
-  row.eager_peak_mem_mb = 2.0;
-  row.backend_peak_mem_mb = 1.0;
-  row.compression_ratio = 2.0;
-  row.samples_s = {0.001, 0.0011};
-  row.eager_samples_s = {0.00125, 0.0013};
-  row.counters = {{"graphs", 1}};
-  row.warning_codes = {"high_cv"};
-  row.warnings = {"ts: noisy"};
-  return row;
-}
+using testing::sample_row;
 
 std::string temp_path(const std::string& name) {
   return testing::process_temp_path(name).string();

@@ -1,0 +1,35 @@
+#pragma once
+// A passing result row with every measurement filled in (numbers, samples,
+// counters, a warning), shared by the report writers' tests so that a writer
+// dropping a field shows up as a difference.
+
+#include "report/result_row.h"
+
+namespace tracebench::testing {
+
+inline ResultRow sample_row() {
+  ResultRow row;
+  row.model = "LinearModel";
+  row.backend = "ts";
+  row.batch_size = 2;
+  row.speedup = 1.25;
+  row.ci_low = 1.2;
+  row.ci_high = 1.3;
+  row.p_value = 0.01;
+  row.mann_whitney_p = 0.02;
+  row.abs_latency_ms = 1.0;
+  row.eager_latency_ms = 1.25;
+  row.compilation_latency_s = 0.5;
+  row.first_call_latency_s = 0.1;
+  row.eager_peak_mem_mb = 2.0;
+  row.backend_peak_mem_mb = 1.0;
+  row.compression_ratio = 2.0;
+  row.samples_s = {0.001, 0.0011};
+  row.eager_samples_s = {0.00125, 0.0013};
+  row.counters = {{"graphs", 1}};
+  row.warning_codes = {"high_cv"};
+  row.warnings = {"ts: noisy"};
+  return row;
+}
+
+}  // namespace tracebench::testing

@@ -1,0 +1,229 @@
+// Golden tests for the writers people read: the JSON report file, the
+// `compare` text and the rows `merge` produces, each compared with its exact
+// expected output for fixed inputs. A change to a writer's format must update
+// the text here on purpose.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "report/compare.h"
+#include "report/json.h"
+#include "report/merge.h"
+#include "sample_rows.h"
+
+namespace tracebench {
+namespace {
+
+using testing::sample_row;
+
+Environment fixed_environment() {
+  Environment e;
+  e.cpu_model = "Test CPU @ 3.00GHz";
+  e.logical_cores = 16;
+  e.torch_threads = 8;
+  e.libtorch_version = "2.3.0";
+  e.libtorch_config = "BLAS_INFO=open";
+  e.blas_libraries = {"/usr/lib/libopenblas.so.0"};
+  e.openblas_threads = 1;
+  e.compiler = "GNU 12.2.0";
+  e.tracebench_version = "0.1.0";
+  e.git_revision = "abc1234";
+  e.time_utc = "2024-01-02T03:04:05Z";
+  e.hostname = "bench-host";
+  e.load_average = "0.10 0.20 0.30";
+  e.cpu_governor = "performance";
+  return e;
+}
+
+TEST(ReportGolden, JsonFileText) {
+  RunReport report;
+  report.environment = fixed_environment();
+  report.config = {{"mode", "eval"}, {"repeat", 30}};
+  auto failed = sample_row();
+  failed.model = "BrokenModel";
+  failed.status = status::kFailToRun;
+  failed.error = "RuntimeError: shape mismatch";
+  failed.speedup = 0;
+  failed.ci_low = failed.ci_high = std::nan("");
+  failed.samples_s.clear();
+  failed.warning_codes.clear();
+  failed.warnings.clear();
+  report.rows = {sample_row(), failed};
+  // What write_report_atomically puts in the file (before its final newline).
+  const std::string expected = R"({
+ "config": {
+  "mode": "eval",
+  "repeat": 30
+ },
+ "environment": {
+  "blas_libraries": [
+   "/usr/lib/libopenblas.so.0"
+  ],
+  "compiler": "GNU 12.2.0",
+  "cpu_governor": "performance",
+  "cpu_model": "Test CPU @ 3.00GHz",
+  "git_revision": "abc1234",
+  "hostname": "bench-host",
+  "libtorch_config": "BLAS_INFO=open",
+  "libtorch_version": "2.3.0",
+  "load_average": "0.10 0.20 0.30",
+  "logical_cores": 16,
+  "openblas_threads": 1,
+  "time_utc": "2024-01-02T03:04:05Z",
+  "torch_threads": 8,
+  "tracebench_version": "0.1.0"
+ },
+ "rows": [
+  {
+   "abs_latency_ms": 1.0,
+   "backend": "ts",
+   "backend_peak_mem_mb": 1.0,
+   "batch_size": 2,
+   "ci_high": 1.3,
+   "ci_low": 1.2,
+   "compilation_latency_s": 0.5,
+   "compression_ratio": 2.0,
+   "counters": {
+    "graphs": 1.0
+   },
+   "device": "cpu",
+   "eager_latency_ms": 1.25,
+   "eager_peak_mem_mb": 2.0,
+   "eager_samples_s": [
+    0.00125,
+    0.0013
+   ],
+   "error": "",
+   "first_call_latency_s": 0.1,
+   "iterations_per_run": 1,
+   "mann_whitney_p": 0.02,
+   "mode": "eval",
+   "model": "LinearModel",
+   "samples": 2,
+   "samples_s": [
+    0.001,
+    0.0011
+   ],
+   "speedup": 1.25,
+   "status": "pass",
+   "warnings": [
+    {
+     "code": "high_cv",
+     "message": "ts: noisy"
+    }
+   ],
+   "welch_p": 0.01
+  },
+  {
+   "abs_latency_ms": 1.0,
+   "backend": "ts",
+   "backend_peak_mem_mb": 1.0,
+   "batch_size": 2,
+   "ci_high": null,
+   "ci_low": null,
+   "compilation_latency_s": 0.5,
+   "compression_ratio": 2.0,
+   "counters": {
+    "graphs": 1.0
+   },
+   "device": "cpu",
+   "eager_latency_ms": 1.25,
+   "eager_peak_mem_mb": 2.0,
+   "eager_samples_s": [
+    0.00125,
+    0.0013
+   ],
+   "error": "RuntimeError: shape mismatch",
+   "first_call_latency_s": 0.1,
+   "iterations_per_run": 1,
+   "mann_whitney_p": 0.02,
+   "mode": "eval",
+   "model": "BrokenModel",
+   "samples": 0,
+   "samples_s": [],
+   "speedup": 0.0,
+   "status": "fail_to_run",
+   "warnings": [],
+   "welch_p": 0.01
+  }
+ ],
+ "schema": "tracebench-results",
+ "schema_version": 1
+})";
+  EXPECT_EQ(report_to_json(report).dump(1), expected);
+}
+
+// A passing row whose samples wobble +-2% around `latency_ms` (eager around
+// `eager_ms`), so Mann-Whitney has distinct values to rank.
+ResultRow measured_row(const std::string& model, const std::string& backend, double latency_ms,
+                       double eager_ms) {
+  ResultRow row;
+  row.model = model;
+  row.backend = backend;
+  for (int i = 0; i < 10; ++i) {
+    const double wobble = 1 + 0.01 * ((i % 5) - 2);
+    row.samples_s.push_back(latency_ms * wobble / 1e3);
+    row.eager_samples_s.push_back(eager_ms * wobble / 1e3);
+  }
+  row.abs_latency_ms = latency_ms;
+  row.eager_latency_ms = eager_ms;
+  row.speedup = eager_ms / latency_ms;
+  return row;
+}
+
+RunReport report_of(std::vector<ResultRow> rows) {
+  RunReport report;
+  report.environment = fixed_environment();
+  report.rows = std::move(rows);
+  return report;
+}
+
+TEST(ReportGolden, CompareText) {
+  auto failing = measured_row("vgg11", "ts", 2.0, 3.0);
+  failing.status = status::kFailToRun;
+  const auto base = report_of({measured_row("alexnet", "ts", 1.0, 2.0),
+                               measured_row("resnet18", "lazy_trace_once", 4.0, 5.0),
+                               measured_row("vgg11", "ts", 2.0, 3.0),
+                               measured_row("squeezenet1_0", "ts", 1.0, 1.5)});
+  const auto next = report_of({measured_row("alexnet", "ts", 1.2, 2.0),
+                               measured_row("resnet18", "lazy_trace_once", 4.0, 5.0), failing,
+                               measured_row("mobilenet_v2", "ts", 1.0, 1.1)});
+  const std::string expected =
+      R"(model                       backend             base ms     new ms   change      p   speedup base->new  verdict
+alexnet                     ts                    1.000      1.200   +20.0%  0.000    2.000x -> 1.667x  regressed
+resnet18                    lazy_trace_once       4.000      4.000    +0.0%  1.000    1.250x -> 1.250x  unchanged
+vgg11                       ts                        -          -        -      -                   -  newly_failing
+squeezenet1_0               ts                        -          -        -      -                   -  only_base
+mobilenet_v2                ts                        -          -        -      -                   -  only_new
+geomean latency change: +9.5%   geomean speedup change: -8.7%
+2 regression(s), 0 improvement(s) (latency change beyond 5% with Mann-Whitney p < 0.05; newly failing rows count as regressions)
+)";
+  EXPECT_EQ(format_comparison(compare_reports(base, next, 0.05)), expected);
+}
+
+TEST(ReportGolden, MergedRows) {
+  auto shard0 = report_of({measured_row("alexnet", "ts", 1.0, 2.0),
+                           measured_row("alexnet", "eager", 2.0, 2.0)});
+  shard0.config = {{"partition_id", 0}, {"total_partitions", 2}};
+  auto shard1 = report_of({measured_row("resnet18", "ts", 4.0, 5.0)});
+  shard1.environment.hostname = "other-host";
+  shard1.config = {{"partition_id", 1}, {"total_partitions", 2}};
+
+  const auto merged = merge_reports({{"p0.json", shard0}, {"p1.json", shard1}});
+
+  // Every row of every input, in input order, unchanged.
+  ASSERT_EQ(merged.rows.size(), 3u);
+  const std::vector<ResultRow> expected_rows = {shard0.rows[0], shard0.rows[1], shard1.rows[0]};
+  for (size_t i = 0; i < expected_rows.size(); ++i) {
+    EXPECT_EQ(row_to_json(merged.rows[i]), row_to_json(expected_rows[i])) << "row " << i;
+  }
+  // The first input's environment and config, plus where the rows came from.
+  EXPECT_EQ(environment_to_json(merged.environment), environment_to_json(fixed_environment()));
+  EXPECT_EQ(merged.config, nlohmann::json::parse(R"({
+    "partition_id": 0, "total_partitions": 2, "merged_from": ["p0.json", "p1.json"]
+  })"));
+}
+
+}  // namespace
+}  // namespace tracebench
