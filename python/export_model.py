@@ -42,7 +42,8 @@ def main():
     except SyntaxError as e:
         fail(f"{args.file}:{e.lineno}: syntax error: {e.msg}; fix the file")
     except Exception as e:  # the user's module raised while importing
-        fail(f"importing {args.file} raised {type(e).__name__}: {e}")
+        fail(f"importing {args.file} raised {type(e).__name__}: {e}; fix the module so that "
+             f"importing it succeeds")
 
     cls = getattr(module, args.class_name, None)
     if cls is None:
@@ -57,12 +58,19 @@ def main():
     except TypeError as e:
         fail(f"{args.class_name}() cannot be created without arguments ({e}); give every "
              f"constructor argument a default")
+    except Exception as e:
+        fail(f"{args.class_name}() raised {type(e).__name__}: {e}; fix its constructor "
+             f"(tracebench calls it with no arguments)")
     model.eval()
 
     if args.input_shapes:
         inputs = tuple(torch.randn(shape) for shape in parse_shapes(args.input_shapes))
     elif hasattr(model, "get_example_inputs"):
-        inputs = model.get_example_inputs()
+        try:
+            inputs = model.get_example_inputs()
+        except Exception as e:
+            fail(f"{args.class_name}.get_example_inputs() raised {type(e).__name__}: {e}; fix it "
+                 f"or pass --input-shapes")
         if isinstance(inputs, torch.Tensor):
             inputs = (inputs,)
         inputs = tuple(inputs)
@@ -76,7 +84,8 @@ def main():
         with torch.no_grad():
             traced = torch.jit.trace(model, inputs, check_trace=False)
     except Exception as e:
-        fail(f"tracing {args.class_name} raised {type(e).__name__}: {str(e).splitlines()[0]}")
+        fail(f"tracing {args.class_name} raised {type(e).__name__}: {str(e).splitlines()[0]}; "
+             f"its forward must run on the example inputs under torch.jit.trace")
 
     buffer = io.BytesIO()
     torch.save(tuple(inputs), buffer)  # a tuple: LibTorch 1.13's unpickler lacks APPEND

@@ -44,30 +44,34 @@ void add_run_options(CLI::App& app, RunOptions& options, ModeFlags& flags) {
   app.add_option("--optimizer", options.optimizer, "Optimizer for --training: sgd or adam");
   app.add_option("--only", options.only,
                  "Model to run: a built-in NAME, or path:FILE,class:NAME for a class in a "
-                 ".cpp/.pt/.py file (relative paths are from the current directory); repeatable");
+                 ".cpp/.pt/.py file (relative paths are from the current directory); repeatable "
+                 "(default: every built-in model, narrowed by -k/-x)");
   app.add_option("--backend", options.backends, "Backends to compare with eager, comma-separated")
       ->delimiter(',');
   app.add_option("-k,--filter", options.filters,
                  "Keep built-in models whose name matches this regex (case-insensitive); "
-                 "repeatable");
+                 "repeatable (default: keep all)");
   app.add_option("-x,--exclude", options.excludes,
-                 "Drop built-in models whose name matches this regex; repeatable");
+                 "Drop built-in models whose name matches this regex; repeatable (default: none)");
   app.add_option("--batch-size", options.batch_size,
                  "Batch size for built-in models (default: each model's own, see `list`)");
   app.add_option("--input-shapes", options.input_shapes,
-                 "Float input shapes instead of get_example_inputs, e.g. 1x3x224x224,1x10");
+                 "Float input shapes instead of get_example_inputs, e.g. 1x3x224x224,1x10 "
+                 "(default: the model's get_example_inputs)");
   app.add_option("-n,--repeat", options.repeat, "Timed samples per backend");
   app.add_option("--warmup", options.warmup, "Untimed calls per backend before sampling");
   app.add_option("--iterations-per-run", options.iterations_per_run,
                  "Model calls inside one timed sample");
   app.add_flag("--randomize-input", options.randomize_input,
                "New random float inputs (same shapes) for every sample; integer inputs kept");
-  app.add_option("--threads", options.threads, "Intra-op threads (default: LibTorch's choice)");
+  app.add_option("--threads", options.threads, "Intra-op threads (default: LibTorch's choice); OpenBLAS gets one thread unless "
+                 "OPENBLAS_NUM_THREADS is set");
   app.add_option("--devices", options.device, "Device to run on (this build: cpu)");
-  app.add_option("--output", options.output, "Write the rows to this CSV file");
+  app.add_option("--output", options.output, "Write the rows to this CSV file (default: none)");
   app.add_option("--seed", options.seed, "Seed for parameters, inputs and the sample order");
   app.add_option("--weights", options.weights,
-                 "Load a built-in model's parameters from torch.save(model.state_dict(), FILE)");
+                 "Load a built-in model's parameters from torch.save(model.state_dict(), FILE) "
+                 "(default: seeded initialization)");
 }
 
 }  // namespace

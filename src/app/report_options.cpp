@@ -17,7 +17,7 @@ void add_measurement_and_report_options(CLI::App& app, RunOptions& options) {
                "in the CSV/JSON)");
   app.add_option("--json", options.json_output,
                  "Write a JSON report (raw samples, environment) to this file, rewritten "
-                 "atomically after each model");
+                 "atomically after each model (default: none)");
   app.add_option("--total-partitions", options.total_partitions,
                  "Split the sorted model list into this many contiguous chunks");
   app.add_option("--partition-id", options.partition_id,

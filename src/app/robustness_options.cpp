@@ -36,7 +36,7 @@ void add_robustness_options(CLI::App& app, RunOptions& options) {
                "and append them");
   app.add_option("--backend-plugin", options.backend_plugins,
                  "Shared library or C++ source registering backends with "
-                 "TRACEBENCH_REGISTER_BACKEND; repeatable");
+                 "TRACEBENCH_REGISTER_BACKEND; repeatable (default: none)");
   // Internal: how a model's child process hands its rows back.
   app.add_option("--rows-to", options.rows_to)->group("");
 }

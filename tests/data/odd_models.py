@@ -26,3 +26,14 @@ class ReturnsNonTensors(nn.Module):
 
     def get_example_inputs(self):
         return ("not a tensor",)
+
+
+class RaisesInConstructor(nn.Module):
+    def __init__(self):
+        super().__init__()
+        raise RuntimeError("no weights here")
+
+
+class ExampleInputsRaise(NoExampleInputs):
+    def get_example_inputs(self):
+        raise ValueError("no data")

@@ -102,6 +102,18 @@ TEST(Cli, HelpStatesDefaults) {
   EXPECT_TRUE(std::regex_search(result.output, std::regex(R"(--repeat[^\n]*\n?[^\n]*=30)")))
       << result.output;
   EXPECT_NE(result.output.find("--iterations-per-run"), std::string::npos);
+  // Every option that takes a value shows its default (CLI11's `=VALUE`) or
+  // says in words what happens without it.
+  const std::regex takes_value(R"(^\s+(-\w,)?--[\w-]+ (TEXT|INT|UINT|FLOAT)(=\S+)?)");
+  std::istringstream lines(result.output);
+  int options_with_values = 0;
+  for (std::string line; std::getline(lines, line);) {
+    std::smatch match;
+    if (!std::regex_search(line, match, takes_value)) continue;
+    ++options_with_values;
+    EXPECT_TRUE(match[3].matched || line.find("(default") != std::string::npos) << line;
+  }
+  EXPECT_GT(options_with_values, 20);
 }
 
 struct BadInput {

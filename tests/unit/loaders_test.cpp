@@ -90,6 +90,14 @@ TEST(PythonLoader, EachFailureNamesTheFix) {
       "must return tensors");
   EXPECT_CONTAINS(usage_error_of([] { load(source_path("tests/data/odd_models.py"), "Missing"); }),
                   "NoExampleInputs");
+  EXPECT_CONTAINS(usage_error_of([] {
+                    load(source_path("tests/data/odd_models.py"), "RaisesInConstructor");
+                  }),
+                  "RuntimeError: no weights here; fix its constructor");
+  EXPECT_CONTAINS(usage_error_of([] {
+                    load(source_path("tests/data/odd_models.py"), "ExampleInputsRaise");
+                  }),
+                  "ValueError: no data; fix it or pass --input-shapes");
 }
 
 TEST(PythonLoader, InputShapesReplaceMissingExampleInputs) {
