@@ -4,6 +4,7 @@
 #include <torch/csrc/lazy/core/config.h>
 #include <torch/csrc/lazy/core/ir_util.h>
 #include <torch/csrc/lazy/core/lazy_graph_executor.h>
+#include <torch/version.h>
 
 #include <limits>
 #include <unordered_set>
@@ -11,6 +12,21 @@
 namespace tracebench::lazy {
 
 namespace {
+
+// LibTorch 2.0 made the post-order walk const (ComputePostOrder takes and
+// returns const Node*); 1.13's GetComputationDataFromNode wants a mutable one.
+#if TORCH_VERSION_MAJOR >= 2
+using PostOrderNode = const torch::lazy::Node*;
+BackendDataPtr data_of_node(const torch::lazy::Node* node) {
+  return torch::lazy::getBackend()->GetComputationDataFromNode(node);
+}
+#else
+using PostOrderNode = torch::lazy::Node*;
+BackendDataPtr data_of_node(const torch::lazy::Node* node) {
+  return torch::lazy::getBackend()->GetComputationDataFromNode(
+      const_cast<torch::lazy::Node*>(node));
+}
+#endif
 
 // Device data that LTC itself created while tracing, from a scalar (a wrapped
 // number such as the 0.5 of `x * 0.5`, or GetIrValueForScalar): read-only and
@@ -28,13 +44,12 @@ bool is_ltc_scalar_constant(const BackendDataPtr& data) {
 // slice's backward); the fresh buffer only supplies a shape, so replays may
 // reuse it.
 using Handle = torch::lazy::BackendData::Handle;
-std::unordered_set<Handle> overwritten_only(const std::vector<torch::lazy::Node*>& post_order) {
+std::unordered_set<Handle> overwritten_only(const std::vector<PostOrderNode>& post_order) {
   static const auto kZero = c10::Symbol::fromQualString("aten::zero");
   std::unordered_map<Handle, bool> all_uses_overwrite;
   for (const torch::lazy::Node* node : post_order) {
     for (const auto& operand : node->operands()) {
-      auto data = torch::lazy::getBackend()->GetComputationDataFromNode(
-          const_cast<torch::lazy::Node*>(operand.node));
+      auto data = data_of_node(operand.node);
       if (!data) continue;
       auto [it, inserted] = all_uses_overwrite.emplace(data->GetHandle(), true);
       it->second = it->second && node->op().op == kZero;
@@ -118,7 +133,7 @@ Capture capture(const std::vector<at::Tensor>& lazy_tensors, const DataIndex& in
   // The results the sync computes, in the order LTC collects them: first
   // occurrence of each lazy tensor that has pending IR and no data.
   std::unordered_map<int64_t, size_t> result_of_tensor;
-  std::vector<torch::lazy::Node*> roots;
+  std::vector<PostOrderNode> roots;
   for (const auto& tensor : ltc) {
     if (tensor->CurrentDataHandle() != nullptr || !tensor->CurrentIrValue()) {
       auto data = tensor->CurrentDataHandle();
@@ -136,8 +151,8 @@ Capture capture(const std::vector<at::Tensor>& lazy_tensors, const DataIndex& in
   const auto post_order = torch::lazy::Util::ComputePostOrder(roots);
   const auto scratch = overwritten_only(post_order);
   std::unordered_set<Handle> seen;
-  for (torch::lazy::Node* node : post_order) {
-    auto data = torch::lazy::getBackend()->GetComputationDataFromNode(node);
+  for (PostOrderNode node : post_order) {
+    auto data = data_of_node(node);
     if (!data) continue;
     if (seen.insert(data->GetHandle()).second) {
       capture.parameters.push_back(classify(data, index, scratch));

@@ -1,6 +1,7 @@
 #include "measure/memory.h"
 
 #include <c10/core/CPUAllocator.h>
+#include <torch/version.h>
 
 #include <algorithm>
 #include <mutex>
@@ -29,7 +30,17 @@ class CountingAllocator final : public c10::Allocator {
     allocations_ = 0;
   }
 
-  c10::DataPtr allocate(size_t bytes) const override {
+  // LibTorch 2.3 made Allocator::allocate non-const and added copy_data.
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 3)
+  c10::DataPtr allocate(size_t bytes) override { return counted(bytes); }
+  void copy_data(void* dest, const void* src, std::size_t count) const override {
+    default_copy_data(dest, src, count);
+  }
+#else
+  c10::DataPtr allocate(size_t bytes) const override { return counted(bytes); }
+#endif
+
+  c10::DataPtr counted(size_t bytes) const {
     c10::DataPtr inner = inner_->allocate(bytes);
     if (inner_raw_deleter_ == nullptr || inner.get() != inner.get_context() ||
         inner.get_deleter() != inner_raw_deleter_) {

@@ -23,7 +23,7 @@
 
 #include "report/row_json.h"
 #include "runner/suite.h"
-#include "runner/threads.h"
+#include "runner/process_settings.h"
 #include "tracebench/error.h"
 
 namespace tracebench {
@@ -225,7 +225,7 @@ std::vector<ResultRow> run_model(const ModelSpec& spec, const RunOptions& option
 int run_isolated_child(const RunOptions& options) {
   validate(options);
   const auto specs = select_models(options);
-  apply_thread_settings(options);
+  apply_process_settings(options);
   const int fd = open(options.rows_to.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) throw UsageError("cannot write " + options.rows_to + ": " + strerror(errno));
   for (const auto& spec : specs) {

@@ -17,7 +17,7 @@
 #include "runner/performance.h"
 #include "runner/resume.h"
 #include "runner/run_recorder.h"
-#include "runner/threads.h"
+#include "runner/process_settings.h"
 #include "sources/load_model.h"
 #include "tracebench/error.h"
 #include "zoo/zoo.h"
@@ -113,7 +113,7 @@ std::vector<ResultRow> run_suite(const RunOptions& options, std::ostream& out) {
   validate(options);
   const auto specs =
       partition_models(select_models(options), options.total_partitions, options.partition_id);
-  apply_thread_settings(options);
+  apply_process_settings(options);
   // --resume: rows already in --output are kept, not rerun (runner/resume.h).
   ResumeState resume =
       options.resume ? prepare_resume(options.output, options.accuracy) : ResumeState{};

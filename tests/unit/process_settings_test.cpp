@@ -1,4 +1,4 @@
-#include "runner/threads.h"
+#include "runner/process_settings.h"
 
 #include <gtest/gtest.h>
 #include <torch/torch.h>
@@ -26,7 +26,7 @@ class OpenBlasVariable {
   std::optional<std::string> saved_;
 };
 
-class ThreadSettings : public ::testing::Test {
+class ProcessSettings : public ::testing::Test {
  protected:
   void SetUp() override {
     if (collect_environment().openblas_threads == 0) {
@@ -35,20 +35,20 @@ class ThreadSettings : public ::testing::Test {
   }
 };
 
-TEST_F(ThreadSettings, LeavesOpenBlasAloneWhenTheUserSetItsThreads) {
+TEST_F(ProcessSettings, LeavesOpenBlasAloneWhenTheUserSetItsThreads) {
   OpenBlasVariable chosen("2");
   const int before = collect_environment().openblas_threads;
   RunOptions options;
-  apply_thread_settings(options);
+  apply_process_settings(options);
   EXPECT_EQ(collect_environment().openblas_threads, before);
 }
 
-TEST_F(ThreadSettings, SetsTorchThreadsAndOneOpenBlasThread) {
+TEST_F(ProcessSettings, SetsTorchThreadsAndOneOpenBlasThread) {
   OpenBlasVariable unset(nullptr);
   const int torch_before = torch::get_num_threads();
   RunOptions options;
   options.threads = 1;
-  apply_thread_settings(options);
+  apply_process_settings(options);
   EXPECT_EQ(torch::get_num_threads(), 1);
   EXPECT_EQ(collect_environment().openblas_threads, 1);
   torch::set_num_threads(torch_before);

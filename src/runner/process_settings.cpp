@@ -1,4 +1,4 @@
-#include "runner/threads.h"
+#include "runner/process_settings.h"
 
 #include <dlfcn.h>
 #include <torch/torch.h>
@@ -7,8 +7,9 @@
 
 namespace tracebench {
 
-void apply_thread_settings(const RunOptions& options) {
-  if (options.threads) torch::set_num_threads(static_cast<int>(*options.threads));
+namespace {
+
+void use_one_openblas_thread() {
   if (std::getenv("OPENBLAS_NUM_THREADS") != nullptr) return;
   // Looked up at run time: libblas.so.3 is whichever BLAS Debian's
   // alternatives point at, and only OpenBLAS has this entry point.
@@ -17,6 +18,13 @@ void apply_thread_settings(const RunOptions& options) {
           reinterpret_cast<SetThreads*>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"))) {
     set_threads(1);
   }
+}
+
+}  // namespace
+
+void apply_process_settings(const RunOptions& options) {
+  if (options.threads) torch::set_num_threads(static_cast<int>(*options.threads));
+  use_one_openblas_thread();
 }
 
 }  // namespace tracebench

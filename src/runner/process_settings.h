@@ -1,6 +1,7 @@
 #pragma once
-// The threads a run computes with: LibTorch's intra-op pool (--threads) and
-// OpenBLAS's own pool, which LibTorch calls for linear layers and matmuls.
+// Process-wide settings a run applies before it loads a model: the threads it
+// computes with (LibTorch's intra-op pool, --threads, and OpenBLAS's own pool,
+// which LibTorch calls for linear layers and matmuls).
 
 #include "runner/run_options.h"
 
@@ -11,6 +12,6 @@ namespace tracebench {
 /// BLAS from its own threads, and each OpenBLAS worker spins in sched_yield
 /// for a while after every call, taking a core from LibTorch's pool (on 2
 /// cores: 3 busy threads, and most of a run's CPU time spent in the kernel).
-void apply_thread_settings(const RunOptions& options);
+void apply_process_settings(const RunOptions& options);
 
 }  // namespace tracebench
