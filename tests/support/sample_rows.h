@@ -3,6 +3,8 @@
 // counters, a warning), shared by the report writers' tests so that a writer
 // dropping a field shows up as a difference.
 
+#include <string>
+
 #include "report/result_row.h"
 
 namespace tracebench::testing {
@@ -29,6 +31,25 @@ inline ResultRow sample_row() {
   row.counters = {{"graphs", 1}};
   row.warning_codes = {"high_cv"};
   row.warnings = {"ts: noisy"};
+  return row;
+}
+
+/// A row of `samples` timed samples per side around the given medians, each
+/// scaled by 1 + spread * (i % 5 - 2): a fixed, known noise for the
+/// statistics of compare and the reports.
+inline ResultRow timed_row(const std::string& model, const std::string& backend,
+                           double latency_ms, double eager_ms, int samples, double spread) {
+  ResultRow row;
+  row.model = model;
+  row.backend = backend;
+  for (int i = 0; i < samples; ++i) {
+    const double wobble = 1 + spread * ((i % 5) - 2);
+    row.samples_s.push_back(latency_ms * wobble / 1e3);
+    row.eager_samples_s.push_back(eager_ms * wobble / 1e3);
+  }
+  row.abs_latency_ms = latency_ms;
+  row.eager_latency_ms = eager_ms;
+  row.speedup = eager_ms / latency_ms;
   return row;
 }
 

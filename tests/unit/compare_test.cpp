@@ -7,24 +7,14 @@
 #include "report/compare.h"
 #include "report/html.h"
 #include "report/merge.h"
+#include "sample_rows.h"
 #include "tracebench/error.h"
 
 namespace tracebench {
 namespace {
 
 ResultRow row_with(const std::string& model, double latency_ms, double eager_ms, double jitter) {
-  ResultRow row;
-  row.model = model;
-  row.backend = "ts";
-  for (int i = 0; i < 20; ++i) {
-    const double wobble = 1 + jitter * ((i % 5) - 2) / 2.0;
-    row.samples_s.push_back(latency_ms * wobble / 1e3);
-    row.eager_samples_s.push_back(eager_ms * wobble / 1e3);
-  }
-  row.abs_latency_ms = latency_ms;
-  row.eager_latency_ms = eager_ms;
-  row.speedup = eager_ms / latency_ms;
-  return row;
+  return testing::timed_row(model, "ts", latency_ms, eager_ms, /*samples=*/20, jitter / 2);
 }
 
 RunReport run_of(std::vector<ResultRow> rows) {

@@ -158,18 +158,7 @@ TEST(ReportGolden, JsonFileText) {
 // `eager_ms`), so Mann-Whitney has distinct values to rank.
 ResultRow measured_row(const std::string& model, const std::string& backend, double latency_ms,
                        double eager_ms) {
-  ResultRow row;
-  row.model = model;
-  row.backend = backend;
-  for (int i = 0; i < 10; ++i) {
-    const double wobble = 1 + 0.01 * ((i % 5) - 2);
-    row.samples_s.push_back(latency_ms * wobble / 1e3);
-    row.eager_samples_s.push_back(eager_ms * wobble / 1e3);
-  }
-  row.abs_latency_ms = latency_ms;
-  row.eager_latency_ms = eager_ms;
-  row.speedup = eager_ms / latency_ms;
-  return row;
+  return testing::timed_row(model, backend, latency_ms, eager_ms, /*samples=*/10, /*spread=*/0.01);
 }
 
 RunReport report_of(std::vector<ResultRow> rows) {
