@@ -60,7 +60,14 @@ def child_environment():
     # keeps a worker per core of its own that spins in sched_yield between calls:
     # with --threads = nproc that is one busy thread more than cores, and a sample
     # that loses the race takes 2-5x longer. Both sides get the same setting.
-    return dict(os.environ, OPENBLAS_NUM_THREADS=os.environ.get("OPENBLAS_NUM_THREADS", "1"))
+    # glibc's malloc backs large blocks with transparent huge pages when asked
+    # (Debian's kernel gives them only on request): without it, a model's speed
+    # depends on where its memory happens to land, which differs between the
+    # two processes (resnext50_32x4d: C++ 121-127 ms with 4 KiB pages, 93-107 ms
+    # with huge pages). Both sides get the same setting; override to compare.
+    return dict(os.environ,
+                OPENBLAS_NUM_THREADS=os.environ.get("OPENBLAS_NUM_THREADS", "1"),
+                GLIBC_TUNABLES=os.environ.get("GLIBC_TUNABLES", "glibc.malloc.hugetlb=1"))
 
 
 def cpu_seconds():
@@ -160,7 +167,8 @@ def main():
 
     print(f"batch {args.batch_size}, {args.threads} threads, {args.repeat} samples x "
           f"{args.interleave} rounds per side, OPENBLAS_NUM_THREADS="
-          f"{child_environment()['OPENBLAS_NUM_THREADS']}, load average {os.getloadavg()[0]:.2f} at start")
+          f"{child_environment()['OPENBLAS_NUM_THREADS']}, GLIBC_TUNABLES="
+          f"{child_environment()['GLIBC_TUNABLES']}, load average {os.getloadavg()[0]:.2f} at start")
     # "others": cores kept busy by processes other than ours while a model ran; on a
     # shared machine it tells a clean figure from one taken next to a compiler.
     print(f"{'model':<18}{'C++ ms':>10}{'Python ms':>11}{'C++/Py':>8}{'others':>8}   per-round ratios")
