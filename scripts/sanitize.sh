@@ -19,5 +19,7 @@ ninja -C "$build" -j "$jobs" unit_tests tracebench
 #  detect_odr_violation=0    LibTorch's headers define inline globals in both
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:detect_container_overflow=0:alloc_dealloc_mismatch=0:detect_odr_violation=0:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-export TRACEBENCH_CACHE_DIR=${TRACEBENCH_CACHE_DIR:-$PWD/$build/test-cache}
+# BUILD_DIR may be absolute or relative to the source tree.
+case "$build" in /*) build_path=$build ;; *) build_path=$PWD/$build ;; esac
+export TRACEBENCH_CACHE_DIR=${TRACEBENCH_CACHE_DIR:-$build_path/test-cache}
 "$build/tests/unit_tests" "$@"
