@@ -64,7 +64,8 @@ void add_run_options(CLI::App& app, RunOptions& options, ModeFlags& flags) {
                  "Model calls inside one timed sample");
   app.add_flag("--randomize-input", options.randomize_input,
                "New random float inputs (same shapes) for every sample; integer inputs kept");
-  app.add_option("--threads", options.threads, "Intra-op threads (default: LibTorch's choice); OpenBLAS gets one thread unless "
+  app.add_option("--threads", options.threads,
+                 "Intra-op threads (default: LibTorch's choice); OpenBLAS gets one thread unless "
                  "OPENBLAS_NUM_THREADS is set");
   app.add_option("--devices", options.device, "Device to run on (this build: cpu)");
   app.add_option("--output", options.output, "Write the rows to this CSV file (default: none)");

@@ -175,7 +175,7 @@ FrozenComputation::FrozenComputation(const Capture& capture,
                                      const std::vector<BackendDataPtr>& resident)
     : inputs_(input_indices(capture)),
       graph_(freeze_ltc_graph(ltc_graph_of(capture), capture, resident)),
-      executor_(graph_->copy(), "lazy_trace_once") {}
+      executor_(graph_, "lazy_trace_once") {}  // the executor optimizes a copy of its own
 
 std::vector<BackendDataPtr> FrozenComputation::run(const std::vector<c10::IValue>& cpu_inputs) {
   torch::jit::Stack stack;

@@ -2,7 +2,6 @@
 
 #include <ATen/Parallel.h>
 #include <ATen/Version.h>
-#include <dlfcn.h>
 #include <torch/version.h>
 #include <unistd.h>
 
@@ -14,6 +13,7 @@
 #include <thread>
 
 #include "build_config.h"
+#include "measure/openblas.h"
 
 namespace tracebench {
 
@@ -82,11 +82,7 @@ Environment collect_environment() {
   env.libtorch_version = TORCH_VERSION;
   env.libtorch_config = at::show_config();
   env.blas_libraries = blas_libraries_in_maps(read_file("/proc/self/maps"));
-  using GetThreads = int();
-  if (auto* get_threads =
-          reinterpret_cast<GetThreads*>(dlsym(RTLD_DEFAULT, "openblas_get_num_threads"))) {
-    env.openblas_threads = get_threads();
-  }
+  env.openblas_threads = openblas_threads();
   env.compiler = build_config::kCompilerId;
   env.tracebench_version = build_config::kVersion;
   env.git_revision = build_config::kGitRevision;
