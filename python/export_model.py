@@ -1,15 +1,59 @@
 #!/usr/bin/env python3
 """Exports a model class from a Python file to a TorchScript archive.
 
-Used by tracebench for `--only=path:FILE.py,class:NAME`: the class is created
-with no arguments, `get_example_inputs()` is called, the module is traced in
-eval mode, and the example inputs are stored in the archive beside it.
-Errors end with one line starting `error:` that says what to fix.
+Used by tracebench for `--only=path:FILE.py,class:NAME`:
+
+    export_model.py --file FILE.py --class NAME --output ARCHIVE.pt
+                    [--input-shapes 2x3,4] [--manifest MANIFEST.json]
+
+FILE.py is imported the way `python3 FILE.py` would see it (its directory
+first on sys.path, so sibling modules import), NAME() is created with no
+arguments and put in eval mode, and its inputs come from
+`get_example_inputs()` (a tensor, or a tuple, list or dict of tensors; a dict
+is passed as keyword arguments, `model(**inputs)`) or from --input-shapes
+(float tensors of those shapes).
+
+The archive holds a wrapper module whose TorchScript class is also named NAME
+(the model is its submodule `model`). Its forward takes the inputs
+positionally, a dict's values in the dict's order, and returns:
+  - a tensor, when the model returns a tensor;
+  - otherwise a flat tuple of the tensors in the model's output, depth first
+    in container order (dict insertion order, NamedTuple field order), with
+    None entries left out.
+
+Extra files in the archive:
+  tracebench/example_inputs.pt   torch.save'd tuple of the input tensors (a
+                                 tuple: LibTorch 1.13's unpickler lacks APPEND)
+  tracebench/input_names.json    JSON list of the inputs' names: the dict's
+                                 keys, else "input0", "input1", ...
+  tracebench/output_paths.json   JSON list, one path per returned tensor: a
+                                 dict key or NamedTuple field is its name
+                                 (joined with "." below the top level), a
+                                 tuple or list entry is "[i]", and a tensor
+                                 returned bare is "output". So
+                                 {"logits": t, "hidden": (a, b)} gives
+                                 ["logits", "hidden[0]", "hidden[1]"], and
+                                 (t, {"aux": u}) gives ["[0]", "[1].aux"].
+
+With --manifest, a successful export also writes JSON
+    {"python": sys.version, "torch": torch.__version__, "files": [...],
+     "environment_files": [...]}
+where files are the sorted real paths of the source files of every imported
+module that lies outside the Python installation (the model file, its
+sibling modules, ...), and environment_files the interpreter and torch's
+version.py: what a cached archive goes stale with.
+
+Errors end with one line starting `error:` that says what to fix (exit 2).
+Signals are left alone, so the caller can end a hung export.
 """
 
 import argparse
+import fnmatch
 import importlib.util
+import inspect
 import io
+import json
+import os
 import sys
 
 
@@ -18,79 +62,264 @@ def fail(message):
     sys.exit(2)
 
 
+try:
+    import torch
+except ImportError:
+    fail("this python has no torch; install python3-torch or set TRACEBENCH_PYTHON")
+
+USER_MODULE = "tracebench_user_model"
+# The wrapper's TorchScript namespace. It differs from USER_MODULE so that the
+# wrapper and the wrapped class, both named NAME, get distinct qualified names
+# rather than TorchScript mangling one of them.
+WRAPPER_MODULE = "tracebench_export"
+
+
+class ExportError(Exception):
+    """A problem with the user's model; the message names the fix."""
+
+
+def parse_args():
+    parser = argparse.ArgumentParser(description="Export a model class to a TorchScript archive.")
+    parser.add_argument("--file", required=True, help="the Python file defining the class")
+    parser.add_argument("--class", dest="class_name", required=True, help="the nn.Module class")
+    parser.add_argument("--output", required=True, help="where to write the archive")
+    parser.add_argument("--input-shapes", default="",
+                        help="float inputs of these shapes instead of get_example_inputs(), "
+                             "e.g. 2x3,4")
+    parser.add_argument("--manifest", help="after exporting, write the source files it used here")
+    return parser.parse_args()
+
+
 def parse_shapes(text):
     return [tuple(int(d) for d in shape.split("x")) for shape in text.split(",") if shape]
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--file", required=True)
-    parser.add_argument("--class", dest="class_name", required=True)
-    parser.add_argument("--output", required=True)
-    parser.add_argument("--input-shapes", default="")
-    args = parser.parse_args()
-
-    try:
-        import torch
-    except ImportError:
-        fail("this python has no torch; install python3-torch or set TRACEBENCH_PYTHON")
-
-    spec = importlib.util.spec_from_file_location("tracebench_user_model", args.file)
+def load_user_module(path):
+    sys.path.insert(0, os.path.dirname(os.path.realpath(path)))  # as `python3 FILE` has it
+    spec = importlib.util.spec_from_file_location(USER_MODULE, path)
     module = importlib.util.module_from_spec(spec)
+    # Registered like any imported module: dataclasses, typing and pickling
+    # look the module up by name, and the manifest lists it.
+    sys.modules[USER_MODULE] = module
     try:
         spec.loader.exec_module(module)
     except SyntaxError as e:
-        fail(f"{args.file}:{e.lineno}: syntax error: {e.msg}; fix the file")
+        raise ExportError(f"{path}:{e.lineno}: syntax error: {e.msg}; fix the file")
     except Exception as e:  # the user's module raised while importing
-        fail(f"importing {args.file} raised {type(e).__name__}: {e}; fix the module so that "
-             f"importing it succeeds")
+        raise ExportError(f"importing {path} raised {type(e).__name__}: {e}; fix the module so "
+                          f"that importing it succeeds")
+    return module
 
-    cls = getattr(module, args.class_name, None)
+
+def model_class(module, path, class_name):
+    cls = getattr(module, class_name, None)
     if cls is None:
         classes = [n for n, v in vars(module).items()
-                   if isinstance(v, type) and issubclass(v, torch.nn.Module) and v.__module__ == module.__name__]
-        fail(f"no class {args.class_name} in {args.file} (nn.Module classes there: "
-             f"{', '.join(classes) or 'none'}); use one of them in class:")
+                   if isinstance(v, type) and issubclass(v, torch.nn.Module)
+                   and v.__module__ == module.__name__]
+        raise ExportError(f"no class {class_name} in {path} (nn.Module classes there: "
+                          f"{', '.join(classes) or 'none'}); use one of them in class:")
     if not (isinstance(cls, type) and issubclass(cls, torch.nn.Module)):
-        fail(f"{args.class_name} is not a torch.nn.Module subclass")
+        raise ExportError(f"{class_name} is not a torch.nn.Module subclass")
+    return cls
+
+
+def required_arguments(cls):
+    """The names of the constructor's arguments that have no default."""
     try:
-        model = cls()
-    except TypeError as e:
-        fail(f"{args.class_name}() cannot be created without arguments ({e}); give every "
-             f"constructor argument a default")
+        parameters = inspect.signature(cls).parameters.values()
+    except (TypeError, ValueError):  # no signature to inspect; calling it will tell
+        return []
+    return [p.name for p in parameters
+            if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD,
+                                                   p.KEYWORD_ONLY)]
+
+
+def construct(cls, class_name):
+    # Checked before calling, so that a TypeError raised inside the
+    # constructor is reported as the constructor's own failure.
+    needed = required_arguments(cls)
+    if needed:
+        raise ExportError(
+            f"{class_name}() needs arguments ({', '.join(needed)}); give every constructor "
+            f"argument a default, or add a class that builds it without arguments, e.g. "
+            f"class My{class_name}({class_name}): def __init__(self): super().__init__(...)")
+    try:
+        return cls()
     except Exception as e:
-        fail(f"{args.class_name}() raised {type(e).__name__}: {e}; fix its constructor "
-             f"(tracebench calls it with no arguments)")
-    model.eval()
+        raise ExportError(f"{class_name}() raised {type(e).__name__}: {e}; fix its constructor "
+                          f"(tracebench calls it with no arguments)")
 
-    if args.input_shapes:
-        inputs = tuple(torch.randn(shape) for shape in parse_shapes(args.input_shapes))
-    elif hasattr(model, "get_example_inputs"):
-        try:
-            inputs = model.get_example_inputs()
-        except Exception as e:
-            fail(f"{args.class_name}.get_example_inputs() raised {type(e).__name__}: {e}; fix it "
-                 f"or pass --input-shapes")
-        if isinstance(inputs, torch.Tensor):
-            inputs = (inputs,)
-        inputs = tuple(inputs)
-        if not all(isinstance(t, torch.Tensor) for t in inputs):
-            fail(f"{args.class_name}.get_example_inputs must return tensors, got "
-                 f"{[type(t).__name__ for t in inputs]}")
+
+def example_inputs(model, class_name, input_shapes):
+    """The inputs as (names, tensors, passed_as_keywords)."""
+    if input_shapes:
+        tensors = tuple(torch.randn(shape) for shape in parse_shapes(input_shapes))
+        return [f"input{i}" for i in range(len(tensors))], tensors, False
+    if not hasattr(model, "get_example_inputs"):
+        raise ExportError(f"class {class_name} has no get_example_inputs(); add one or pass "
+                          f"--input-shapes")
+    try:
+        inputs = model.get_example_inputs()
+    except Exception as e:
+        raise ExportError(f"{class_name}.get_example_inputs() raised {type(e).__name__}: {e}; "
+                          f"fix it or pass --input-shapes")
+    return name_inputs(inputs, class_name)
+
+
+def name_inputs(inputs, class_name):
+    if isinstance(inputs, torch.Tensor):
+        inputs = (inputs,)
+    keywords = isinstance(inputs, dict)
+    if keywords:
+        named = list(inputs.items())
+    elif isinstance(inputs, (tuple, list)):
+        named = [(f"input{i}", value) for i, value in enumerate(inputs)]
     else:
-        fail(f"class {args.class_name} has no get_example_inputs(); add one or pass --input-shapes")
+        raise ExportError(f"{class_name}.get_example_inputs must return tensors (a tensor, or a "
+                          f"tuple, list or dict of them), got {type(inputs).__name__}")
+    for name, value in named:
+        if not isinstance(value, torch.Tensor):
+            raise ExportError(f"{class_name}.get_example_inputs must return tensors, got "
+                              f"{type(value).__name__} for {name}; make it a tensor, or set it "
+                              f"in the constructor")
+        if keywords and not (isinstance(name, str) and name.isidentifier()):
+            raise ExportError(f"{class_name}.get_example_inputs returned a dict with key "
+                              f"{name!r}; its keys must be forward's argument names")
+    return [name for name, _ in named], tuple(value for _, value in named), keywords
 
+
+def flatten_outputs(value, path=""):
+    """(path, tensor) pairs of the tensors in value, in the order and with
+    the paths the module docstring describes."""
+    if value is None:
+        return []
+    if isinstance(value, torch.Tensor):
+        return [(path or "output", value)]
+    if isinstance(value, dict):
+        children = [(join_name(path, key), child) for key, child in value.items()]
+    elif isinstance(value, tuple) and hasattr(value, "_fields"):  # a NamedTuple
+        children = [(join_name(path, field), getattr(value, field)) for field in value._fields]
+    elif isinstance(value, (tuple, list)):
+        children = [(f"{path}[{i}]", child) for i, child in enumerate(value)]
+    else:
+        raise ExportError(f"forward returned {type(value).__name__} at "
+                          f"{path or 'the top level'}; return tensors (or None) only, alone or "
+                          f"in tuples, lists and dicts")
+    return [leaf for child_path, child in children for leaf in flatten_outputs(child, child_path)]
+
+
+def join_name(path, name):
+    return f"{path}.{name}" if path else str(name)
+
+
+def wrap(model, class_name, input_names, keywords):
+    """A module named class_name that calls model with positional inputs and
+    returns its output flattened. Its output_paths are set when it runs."""
+
+    def __init__(self):
+        torch.nn.Module.__init__(self)
+        self.model = model
+
+    def forward(self, *inputs):
+        if keywords:
+            output = self.model(**dict(zip(input_names, inputs)))
+        else:
+            output = self.model(*inputs)
+        leaves = flatten_outputs(output)
+        if not leaves:
+            raise ExportError("forward returned no tensors; return at least one")
+        # Recorded while tracing, so that the model runs only once.
+        self.output_paths = [path for path, _ in leaves]
+        if isinstance(output, torch.Tensor):
+            return output
+        return tuple(tensor for _, tensor in leaves)
+
+    wrapper_class = type(class_name, (torch.nn.Module,), {
+        "__init__": __init__, "forward": forward,
+        "__module__": WRAPPER_MODULE, "__qualname__": class_name})
+    return wrapper_class()
+
+
+def trace(wrapper, inputs, class_name):
     try:
         with torch.no_grad():
-            traced = torch.jit.trace(model, inputs, check_trace=False)
+            # strict=False: the model itself, a traced submodule, may return
+            # lists and dicts; the wrapper returns only tensors.
+            return torch.jit.trace(wrapper, inputs, strict=False, check_trace=False)
+    except ExportError:
+        raise
     except Exception as e:
-        fail(f"tracing {args.class_name} raised {type(e).__name__}: {str(e).splitlines()[0]}; "
-             f"its forward must run on the example inputs under torch.jit.trace")
+        raise ExportError(f"tracing {class_name} raised {type(e).__name__}: "
+                          f"{str(e).splitlines()[0]}; its forward must run on the example "
+                          f"inputs under torch.jit.trace")
 
+
+def save_archive(traced, path, inputs, input_names, output_paths):
     buffer = io.BytesIO()
     torch.save(tuple(inputs), buffer)  # a tuple: LibTorch 1.13's unpickler lacks APPEND
-    torch.jit.save(traced, args.output,
-                   _extra_files={"tracebench/example_inputs.pt": buffer.getvalue()})
+    torch.jit.save(traced, path, _extra_files={
+        "tracebench/example_inputs.pt": buffer.getvalue(),
+        "tracebench/input_names.json": json.dumps(input_names),
+        "tracebench/output_paths.json": json.dumps(output_paths),
+    })
+
+
+def is_installed(path):
+    """Whether path belongs to the Python installation or an installed package."""
+    roots = {os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
+    parts = path.split(os.sep)
+    return (any(os.path.commonpath([path, root]) == root for root in roots)
+            or "site-packages" in parts or "dist-packages" in parts
+            or fnmatch.fnmatch(path, "/usr/lib/python3*")
+            or fnmatch.fnmatch(path, "/etc/python3*"))  # Debian's sitecustomize.py
+
+
+def source_files(model_file):
+    """The real paths of the imported modules' files outside the installation."""
+    files = {os.path.realpath(model_file)}
+    for module in list(sys.modules.values()):
+        file = getattr(module, "__file__", None)
+        if file:
+            file = os.path.realpath(file)
+            if os.path.isfile(file) and not is_installed(file):
+                files.add(file)
+    return sorted(files)
+
+
+def environment_files():
+    """Files that change when the interpreter or torch is upgraded: a cached
+    archive made by another version is stale too."""
+    return sorted({os.path.realpath(sys.executable),
+                   os.path.realpath(os.path.join(os.path.dirname(torch.__file__), "version.py"))})
+
+
+def write_manifest(path, model_file):
+    manifest = {"python": sys.version, "torch": torch.__version__,
+                "files": source_files(model_file), "environment_files": environment_files()}
+    with open(path, "w") as f:
+        json.dump(manifest, f, indent=1)
+        f.write("\n")
+
+
+def export(args):
+    module = load_user_module(args.file)
+    model = construct(model_class(module, args.file, args.class_name), args.class_name)
+    model.eval()
+    input_names, inputs, keywords = example_inputs(model, args.class_name, args.input_shapes)
+    wrapper = wrap(model, args.class_name, input_names, keywords)
+    traced = trace(wrapper, inputs, args.class_name)
+    save_archive(traced, args.output, inputs, input_names, wrapper.output_paths)
+    if args.manifest:
+        write_manifest(args.manifest, args.file)
+
+
+def main():
+    args = parse_args()
+    try:
+        export(args)
+    except ExportError as e:
+        fail(e)
 
 
 if __name__ == "__main__":

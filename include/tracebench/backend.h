@@ -83,6 +83,9 @@ class Backend {
   /// Whether --amp applies: CPU autocast only changes ops on CPU tensors, so a
   /// backend computing on another device would silently run float32.
   virtual bool supports_amp() const { return true; }
+  /// Whether compile() traces the model (records the ops one call runs):
+  /// control flow in the model is then baked in as the example inputs took it.
+  virtual bool traces_model() const { return false; }
   /// Compiles `model`. May throw: the runner turns that into a `fail_to_run` row.
   virtual std::unique_ptr<CompiledModel> compile(Model& model, const CompileOptions& options) = 0;
   /// For backends whose parameters live outside the model (a lazy device): the

@@ -54,6 +54,14 @@ class Model {
   /// Trainable parameters only.
   virtual std::vector<torch::Tensor> parameters() = 0;
 
+  /// The output tensors' names in depth-first order ("logits", "hidden[0]"),
+  /// for messages that point at one of them; empty: named by position.
+  virtual std::vector<std::string> output_names() { return {}; }
+
+  /// Whether forward branches or loops at run time (TorchScript's prim::If /
+  /// prim::Loop): a backend that traces records one path only.
+  virtual bool has_control_flow() { return false; }
+
   /// Switches train/eval behaviour (dropout, batch norm statistics).
   virtual void set_training(bool training) = 0;
 

@@ -8,11 +8,15 @@
 //   rmse(fp64, actual) <= multiplier * rmse(fp64, expected) + tol / 10
 // i.e. the backend may be up to `multiplier` times as far from the fp64 truth
 // as eager itself is. With `cosine`, a tensor passes when the cosine
-// similarity of the flattened tensors is at least 0.99.
+// similarity of the flattened tensors is at least 0.99, except a tensor at the
+// noise floor (every |value| <= tol, as random weights can leave outputs of
+// ~1e-14): its direction is rounding noise, so it passes when allclose with
+// atol = tol, as in the dynamo runner's same().
 
 #include <ATen/core/ivalue.h>
 
 #include <string>
+#include <vector>
 
 namespace tracebench {
 
@@ -30,9 +34,17 @@ struct Comparison {
 };
 
 /// Compares nested outputs (tensors inside tuples, lists and dicts; other
-/// leaves must be equal). `fp64_reference` may be None.
+/// leaves must be equal). `fp64_reference` may be None. `leaf_names`, when it
+/// has one name per leaf (Model::output_names), names the leaves in messages.
 Comparison compare_outputs(const c10::IValue& expected, const c10::IValue& actual,
-                           const c10::IValue& fp64_reference, const Tolerance& tolerance);
+                           const c10::IValue& fp64_reference, const Tolerance& tolerance,
+                           const std::vector<std::string>& leaf_names = {});
+
+/// The path ("output[1]") of the first floating-point output tensor whose
+/// values all lie within `tol` of zero, or "" if none does; named from
+/// `leaf_names` as in compare_outputs.
+std::string noise_floor_output(const c10::IValue& outputs, double tol,
+                               const std::vector<std::string>& leaf_names = {});
 
 /// Root-mean-square difference of two tensors, computed in float64.
 double rmse(const at::Tensor& a, const at::Tensor& b);

@@ -11,7 +11,7 @@ namespace {
 // anyway), else every child would write that file too.
 const std::set<std::string> kParentOnly = {
     "only",   "backend", "filter",     "exclude",          "output",       "resume",
-    "rows-to", "no-isolation", "timeout", "total-partitions", "partition-id", "help"};
+    "rows-to", "phase-to", "no-isolation", "timeout", "total-partitions", "partition-id", "help"};
 
 bool parent_only(const std::string& name) {
   if (kParentOnly.count(name)) return true;
@@ -30,7 +30,8 @@ void add_robustness_options(CLI::App& app, RunOptions& options) {
                  "it is killed and reported as `timeout`");
   app.add_flag_callback(
       "--no-isolation", [&options] { options.isolate = false; },
-      "Run every model in this process (for debugging): a crash then ends the whole run");
+      "Run every model in this process (for debugging): a crash then ends the whole run, "
+      "and --timeout does not apply");
   app.add_flag("--resume", options.resume,
                "Keep the rows already in --output, run only the (model, backend) pairs missing, "
                "and append them");
@@ -39,6 +40,7 @@ void add_robustness_options(CLI::App& app, RunOptions& options) {
                  "TRACEBENCH_REGISTER_BACKEND; repeatable (default: none)");
   // Internal: how a model's child process hands its rows back.
   app.add_option("--rows-to", options.rows_to)->group("");
+  app.add_option("--phase-to", options.phase_to)->group("");
 }
 
 std::vector<std::string> child_arguments(const CLI::App& app) {

@@ -85,6 +85,7 @@ class LazyTrainEverytimeStep final : public CompiledTrainingStep {
 class LazyTraceEverytimeBackend final : public Backend {
  public:
   std::string name() const override { return "lazy_trace_everytime"; }
+  bool traces_model() const override { return true; }
   std::string description() const override {
     return "LTC TorchScript backend: record lazy IR and sync every call (graph cache by hash)";
   }

@@ -301,6 +301,7 @@ class LazyTraceOnceBackend final : public Backend {
   std::string name() const override {
     return freeze_ ? "lazy_trace_once" : "lazy_trace_once_unfrozen";
   }
+  bool traces_model() const override { return true; }
   std::string description() const override {
     return freeze_ ? "LTC TorchScript backend: trace once, replay the captured computation "
                      "(inference: frozen + ofi passes)"

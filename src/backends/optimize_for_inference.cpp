@@ -34,6 +34,7 @@ namespace {
 class OptimizeForInferenceBackend final : public Backend {
  public:
   std::string name() const override { return "ofi"; }
+  bool traces_model() const override { return true; }
   std::string description() const override {
     return "trace + freeze + optimize_for_inference passes (BN folding, oneDNN)";
   }

@@ -12,6 +12,7 @@ namespace {
 class TorchScriptBackend final : public Backend {
  public:
   std::string name() const override { return "ts"; }
+  bool traces_model() const override { return true; }
   std::string description() const override {
     return "TorchScript trace run by the JIT graph executor";
   }

@@ -6,8 +6,11 @@
 #include "accuracy/tolerance.h"
 #include "backends/registry.h"
 #include "runner/backend_support.h"
+#include "runner/child_phase.h"
 #include "runner/error_text.h"
+#include "runner/performance.h"
 #include "runner/precision.h"
+#include "runner/status_rows.h"
 #include "runner/training.h"
 
 namespace tracebench {
@@ -28,6 +31,12 @@ c10::IValue run_once(Backend& backend, LoadedModel& loaded, const RunOptions& op
   auto model = loaded.reload();
   cast_model(*model, dtype);
   const auto inputs = cast_inputs(loaded.inputs, dtype);
+  // --randomize-input: compiled on the example inputs, checked on others, so
+  // a trace that baked in one branch of the model's control flow is caught.
+  const auto call_inputs =
+      options.randomize_input
+          ? cast_inputs(randomized_inputs(loaded.inputs, options.seed, 0), dtype)
+          : inputs;
   AutocastScope autocast(dtype == torch::kFloat64 ? Precision::kFloat32 : options.precision);
   CompileOptions compile_options;
   compile_options.mode = options.mode;
@@ -39,12 +48,12 @@ c10::IValue run_once(Backend& backend, LoadedModel& loaded, const RunOptions& op
     torch::NoGradGuard no_grad;
     model->set_training(false);
     for (auto& tensor : model->tensors()) tensor.requires_grad_(false);
-    return backend.compile(*model, compile_options)->run(inputs);
+    return backend.compile(*model, compile_options)->run(call_inputs);
   }
   TrainingIteration iteration(backend, std::move(model), compile_options,
                               parse_optimizer(options.optimizer), Dropout::kOff);
   c10::IValue last;
-  for (int i = 0; i < kTrainingIterations; ++i) last = iteration.run(inputs);
+  for (int i = 0; i < kTrainingIterations; ++i) last = iteration.run(call_inputs);
   std::vector<c10::IValue> compared = {last};
   for (auto& tensor : iteration.parameters_and_gradients()) compared.emplace_back(tensor);
   return as_tuple(std::move(compared));
@@ -55,7 +64,7 @@ ResultRow row_for(const LoadedModel& loaded, const RunOptions& options, const st
   row.model = loaded.name;
   row.backend = backend;
   row.batch_size = loaded.batch_size;
-  row.mode = options.mode == Mode::kTraining ? "train" : "eval";
+  row.mode = mode_label(options.mode);
   return row;
 }
 
@@ -75,6 +84,7 @@ std::vector<ResultRow> check_accuracy(LoadedModel& loaded, const RunOptions& opt
   auto eager = make_backend("eager");
   const auto dtype = storage_dtype(options.precision);
   c10::IValue reference, repeat, fp64_reference;
+  publish_child_phase(ChildPhase::kRunning, "eager", /*baseline=*/true);
   try {
     reference = run_once(*eager, loaded, options, dtype);
     repeat = run_once(*eager, loaded, options, dtype);
@@ -92,6 +102,7 @@ std::vector<ResultRow> check_accuracy(LoadedModel& loaded, const RunOptions& opt
 
   const auto tolerance = tolerance_for(loaded.name, options.mode, options.precision);
   for (auto& row : rows) {
+    publish_child_phase(ChildPhase::kRunning, row.backend);
     try {
       auto backend = make_backend(row.backend);
       const auto unsupported = unsupported_reason(*backend, options.mode, options.precision);
@@ -101,11 +112,13 @@ std::vector<ResultRow> check_accuracy(LoadedModel& loaded, const RunOptions& opt
         continue;
       }
       const auto actual = run_once(*backend, loaded, options, dtype);
-      const auto comparison = compare_outputs(reference, actual, fp64_reference, tolerance);
+      const auto comparison =
+          compare_outputs(reference, actual, fp64_reference, tolerance, loaded.output_names);
       if (!comparison.same) {
         row.status = status::kFailAccuracy;
         row.error = comparison.detail;
       }
+      warn_if_control_flow_was_traced(row, *loaded.model, *backend);
     } catch (const std::exception& error) {
       row.status = status::kFailToRun;
       row.error = describe_error(error);

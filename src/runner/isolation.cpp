@@ -3,47 +3,35 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
-#include <chrono>
-#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <iostream>
 #include <map>
 #include <sstream>
 
-#include <torch/torch.h>
+#include <nlohmann/json.hpp>
 
 #include "report/row_json.h"
-#include "runner/suite.h"
+#include "runner/child_phase.h"
+#include "runner/child_process.h"
 #include "runner/process_settings.h"
+#include "runner/status_rows.h"
+#include "runner/suite.h"
 #include "tracebench/error.h"
 
 namespace tracebench {
 
 namespace {
 
-std::vector<ResultRow> status_rows(const std::string& model, const RunOptions& options,
-                                   const char* status, const std::string& error) {
-  std::vector<ResultRow> rows;
-  for (const auto& backend : options.backends) {
-    ResultRow row;
-    row.model = model;
-    row.backend = backend;
-    row.mode = options.mode == Mode::kTraining ? "train" : "eval";
-    row.status = status;
-    row.error = error.substr(0, error.find('\n'));
-    rows.push_back(row);
-  }
-  return rows;
-}
+// A line of the rows file that is not a row: the child's UsageError, which
+// the parent raises again (one line and exit 2 for a single model).
+constexpr const char* kUsageErrorPrefix = "#usage-error ";
 
 std::string self_executable() {
   char buffer[PATH_MAX];
@@ -52,13 +40,12 @@ std::string self_executable() {
   return std::string(buffer, static_cast<size_t>(n));
 }
 
-std::filesystem::path fresh_rows_file() {
+std::filesystem::path fresh_child_file(const char* suffix) {
   static std::atomic<int> counter{0};
   std::error_code ignored;
   const auto dir = std::filesystem::temp_directory_path(ignored);
   return (ignored ? std::filesystem::path("/tmp") : dir) /
-         ("tracebench-rows-" + std::to_string(getpid()) + "-" + std::to_string(counter++) +
-          ".jsonl");
+         ("tracebench-child-" + std::to_string(getpid()) + "-" + std::to_string(counter++) + suffix);
 }
 
 std::string join(const std::vector<std::string>& items, char separator) {
@@ -67,65 +54,51 @@ std::string join(const std::vector<std::string>& items, char separator) {
   return text;
 }
 
-// The rows the child wrote, by backend. A line cut short by a crash is skipped.
-std::map<std::string, ResultRow> read_rows(const std::filesystem::path& path) {
-  std::map<std::string, ResultRow> rows;
-  std::ifstream in(path);
+// What one child process handed back.
+struct ChildReport {
+  std::map<std::string, ResultRow> rows;  // by backend; a line cut short by a crash is skipped
+  std::string usage_error;                // set when the model itself was a usage mistake
+  ChildActivity last_activity;
+  ChildResult process;
+};
+
+ChildReport read_report(const std::filesystem::path& rows_file) {
+  ChildReport report;
+  std::ifstream in(rows_file);
   for (std::string line; std::getline(in, line);) {
+    if (line.rfind(kUsageErrorPrefix, 0) == 0) {
+      report.usage_error =
+          nlohmann::json::parse(line.substr(std::strlen(kUsageErrorPrefix))).get<std::string>();
+      continue;
+    }
     if (line.empty()) continue;
     try {
       ResultRow row = row_from_json_line(line);
-      rows[row.backend] = std::move(row);
+      report.rows[row.backend] = std::move(row);
     } catch (const std::exception&) {
     }
   }
-  return rows;
+  return report;
 }
 
-struct ChildOutcome {
-  bool timed_out = false;
-  int wait_status = 0;
-};
+ChildReport run_child(const ModelSpec& spec, const RunOptions& options) {
+  const auto rows_file = fresh_child_file(".jsonl");
+  const auto phase_file = fresh_child_file(".phase");
+  std::vector<std::string> argv = {self_executable()};
+  argv.insert(argv.end(), options.child_args.begin(), options.child_args.end());
+  argv.push_back("--backend=" + join(options.backends, ','));
+  argv.push_back("--only=" + model_spec_text(spec));
+  argv.push_back("--rows-to=" + rows_file.string());
+  argv.push_back("--phase-to=" + phase_file.string());
 
-ChildOutcome run_child(const std::vector<std::string>& argv, double timeout_s) {
-  std::vector<char*> args;
-  for (const auto& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
-  args.push_back(nullptr);
-  std::cout.flush();
-  std::cerr.flush();
-
-  const pid_t parent = getpid();
-  const pid_t pid = fork();
-  if (pid < 0) throw std::runtime_error(std::string("fork: ") + strerror(errno));
-  if (pid == 0) {
-    // Dies with the parent: a `kill -9` of the suite leaves no orphan running.
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent) _exit(127);
-    execv(args[0], args.data());
-    const char message[] = "tracebench: cannot start a child process for isolation\n";
-    ssize_t ignored = write(STDERR_FILENO, message, sizeof message - 1);
-    (void)ignored;
-    _exit(127);
-  }
-
-  ChildOutcome outcome;
-  const auto deadline = std::chrono::steady_clock::now() +
-                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                            std::chrono::duration<double>(timeout_s));
-  for (;;) {
-    const pid_t done = waitpid(pid, &outcome.wait_status, WNOHANG);
-    if (done == pid) return outcome;
-    if (done < 0 && errno != EINTR) throw std::runtime_error(std::string("waitpid: ") + strerror(errno));
-    if (std::chrono::steady_clock::now() >= deadline) {
-      kill(pid, SIGKILL);
-      while (waitpid(pid, &outcome.wait_status, 0) < 0 && errno == EINTR) {
-      }
-      outcome.timed_out = true;
-      return outcome;
-    }
-    const timespec pause{0, 20 * 1000 * 1000};
-    nanosleep(&pause, nullptr);
-  }
+  const ChildResult process = run_child_process(argv, options.timeout_s);
+  ChildReport report = read_report(rows_file);
+  report.last_activity = read_child_phase_board(phase_file);
+  report.process = process;
+  std::error_code ignored;
+  std::filesystem::remove(rows_file, ignored);
+  std::filesystem::remove(phase_file, ignored);
+  return report;
 }
 
 std::string seconds_text(double seconds) {
@@ -134,46 +107,96 @@ std::string seconds_text(double seconds) {
   return text.str();
 }
 
-std::vector<ResultRow> run_in_child(const ModelSpec& spec, const RunOptions& options) {
-  const auto rows_file = fresh_rows_file();
-  std::vector<std::string> argv = {self_executable()};
-  argv.insert(argv.end(), options.child_args.begin(), options.child_args.end());
-  argv.push_back("--backend=" + join(options.backends, ','));
-  argv.push_back("--only=" + model_spec_text(spec));
-  argv.push_back("--rows-to=" + rows_file.string());
-
-  const ChildOutcome outcome = run_child(argv, options.timeout_s);
-  auto returned = read_rows(rows_file);
-  std::error_code ignored;
-  std::filesystem::remove(rows_file, ignored);
-
+// How the child ended, as a row status and the error's start; nullptr status
+// for a clean exit.
+struct Death {
   const char* status = nullptr;
-  std::string error;
-  const int ws = outcome.wait_status;
-  if (outcome.timed_out) {
-    status = status::kTimeout;
-    error = "no result within --timeout " + seconds_text(options.timeout_s) + " s; killed";
-  } else if (WIFSIGNALED(ws) && WTERMSIG(ws) == SIGKILL) {
-    status = status::kOom;
-    error = "killed by SIGKILL (out of memory?)";
-  } else if (WIFSIGNALED(ws)) {
-    status = status::kCrash;
-    error = "killed by signal " + signal_name(WTERMSIG(ws));
-    if (const char* description = strsignal(WTERMSIG(ws))) error += std::string(" (") + description + ")";
-  } else if (WIFEXITED(ws) && WEXITSTATUS(ws) != 0) {
-    status = status::kCrash;
-    error = "exited with code " + std::to_string(WEXITSTATUS(ws));
-  } else {
-    status = status::kCrash;
-    error = "exited without reporting a result";
-  }
+  std::string how;
+};
 
-  // Rows the child finished are kept even if it died afterwards.
-  std::vector<ResultRow> rows = status_rows(spec.name, options, status, error);
-  for (auto& row : rows) {
-    auto it = returned.find(row.backend);
-    if (it != returned.end()) row = it->second;
+Death death_of(const ChildResult& process, double timeout_s) {
+  const int ws = process.wait_status;
+  if (process.timed_out) {
+    return {status::kTimeout, "no result within --timeout " + seconds_text(timeout_s) + " s; killed"};
   }
+  if (WIFSIGNALED(ws) && WTERMSIG(ws) == SIGKILL) {
+    return {status::kOom, "killed by SIGKILL (out of memory?)"};
+  }
+  if (WIFSIGNALED(ws)) {
+    std::string how = "killed by signal " + signal_name(WTERMSIG(ws));
+    if (const char* description = strsignal(WTERMSIG(ws))) how += std::string(" (") + description + ")";
+    return {status::kCrash, how};
+  }
+  if (WIFEXITED(ws) && WEXITSTATUS(ws) != 0) {
+    return {status::kCrash, "exited with code " + std::to_string(WEXITSTATUS(ws))};
+  }
+  return {};
+}
+
+// The backend that was in flight when the child died, if a compared backend
+// was (not the eager baseline, not loading).
+std::string culprit_of(const ChildReport& report, const std::vector<std::string>& backends) {
+  const ChildActivity& activity = report.last_activity;
+  if (activity.baseline || activity.phase == ChildPhase::kStarting ||
+      activity.phase == ChildPhase::kLoading) {
+    return "";
+  }
+  const bool requested =
+      std::find(backends.begin(), backends.end(), activity.backend) != backends.end();
+  return requested && !report.rows.count(activity.backend) ? activity.backend : "";
+}
+
+std::string death_error(const Death& death, const ChildReport& report) {
+  std::string error = death.how;
+  if (report.last_activity.phase != ChildPhase::kStarting) {
+    error += " while " + report.last_activity.describe();
+  }
+  const std::string message = death_message(report.process.stderr_tail);
+  if (!message.empty()) error += ": " + message;
+  return error;
+}
+
+std::vector<std::string> without(const std::vector<std::string>& backends,
+                                 const std::map<std::string, ResultRow>& done) {
+  std::vector<std::string> left;
+  for (const auto& backend : backends) {
+    if (!done.count(backend)) left.push_back(backend);
+  }
+  return left;
+}
+
+// Runs the model in children until every backend has a row: a child that
+// dies with a compared backend in flight costs that backend (a crash,
+// timeout or OOM row naming it and how to reproduce it), and the model runs
+// again without it. A death while loading or in the eager baseline costs
+// every backend still without a row.
+std::vector<ResultRow> run_in_children(const ModelSpec& spec, const RunOptions& options) {
+  std::map<std::string, ResultRow> done;
+  RunOptions attempt = options;
+  while (!attempt.backends.empty()) {
+    ChildReport report = run_child(spec, attempt);
+    if (!report.usage_error.empty()) throw UsageError(report.usage_error);
+    for (auto& [backend, row] : report.rows) done[backend] = std::move(row);
+
+    Death death = death_of(report.process, options.timeout_s);
+    const std::vector<std::string> missing = without(attempt.backends, done);
+    if (missing.empty()) break;
+    if (!death.status) death = {status::kCrash, "exited without reporting a result"};
+    const std::string error = death_error(death, report);
+    const std::string culprit = culprit_of(report, missing);
+    if (culprit.empty()) {
+      for (const auto& backend : missing) {
+        done[backend] = status_row(spec.name, backend, options, death.status, error);
+      }
+      break;
+    }
+    done[culprit] = status_row(spec.name, culprit, options, death.status,
+                               error + "; reproduce: --only=" + model_spec_text(spec) +
+                                   " --backend=" + culprit + " --no-isolation");
+    attempt.backends = without(missing, done);
+  }
+  std::vector<ResultRow> rows;
+  for (const auto& backend : options.backends) rows.push_back(done.at(backend));
   return rows;
 }
 
@@ -217,7 +240,7 @@ std::string model_spec_text(const ModelSpec& spec) {
 }
 
 std::vector<ResultRow> run_model(const ModelSpec& spec, const RunOptions& options, bool isolate) {
-  auto rows = isolate ? run_in_child(spec, options) : run_model_in_process(spec, options);
+  auto rows = isolate ? run_in_children(spec, options) : run_model_in_process(spec, options);
   mark_out_of_memory(rows);
   return rows;
 }
@@ -226,6 +249,7 @@ int run_isolated_child(const RunOptions& options) {
   validate(options);
   const auto specs = select_models(options);
   apply_process_settings(options);
+  if (!options.phase_to.empty()) open_child_phase_board(options.phase_to);
   const int fd = open(options.rows_to.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) throw UsageError("cannot write " + options.rows_to + ": " + strerror(errno));
   for (const auto& spec : specs) {
@@ -233,8 +257,9 @@ int run_isolated_child(const RunOptions& options) {
     try {
       rows = run_model_in_process(spec, options);
     } catch (const UsageError& error) {
-      // In a suite a model the user got wrong is one bad row, not the end of the run.
-      rows = status_rows(spec.name, options, status::kModelFailToLoad, error.what());
+      // As JSON: a compiler's message spans lines.
+      write_all(fd, kUsageErrorPrefix + nlohmann::json(error.what()).dump() + "\n");
+      continue;
     }
     mark_out_of_memory(rows);
     for (const auto& row : rows) write_all(fd, row_to_json_line(row) + "\n");

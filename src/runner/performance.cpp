@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <iostream>
 #include <limits>
 #include <memory>
@@ -16,11 +17,13 @@
 #include "measure/statistics.h"
 #include "measure/timer.h"
 #include "runner/backend_support.h"
+#include "runner/child_phase.h"
 #include "runner/output_check.h"
 #include "runner/row_statistics.h"
 #include "runner/sample_budget.h"
 #include "runner/error_text.h"
 #include "runner/precision.h"
+#include "runner/status_rows.h"
 #include "runner/training.h"
 
 namespace tracebench {
@@ -43,6 +46,12 @@ struct Contender {
   MemoryPeak memory;
 };
 
+// Tells the parent of an isolated run which contender is in flight, so that
+// a crash costs that backend only (runner/child_phase.h).
+void publish(ChildPhase phase, const Contender& contender) {
+  publish_child_phase(phase, contender.backend_name, contender.row == nullptr);
+}
+
 void fail(Contender& contender, const std::exception& error) {
   contender.failed = true;
   contender.error = describe_error(error);
@@ -62,6 +71,7 @@ std::unique_ptr<CompiledModel> compile_for_mode(Backend& backend, LoadedModel& l
 
 void compile(Contender& contender, LoadedModel& loaded, const CompileOptions& compile_options,
              const RunOptions& options) {
+  publish(ChildPhase::kCompiling, contender);
   try {
     contender.backend = make_backend(contender.backend_name);
     const auto unsupported =
@@ -94,6 +104,7 @@ void warm_up(Contender& contender, const std::vector<c10::IValue>& inputs, int64
 // The first call after compiling, timed on its own: lazy backends compile here.
 void first_call(Contender& contender, const std::vector<c10::IValue>& inputs) {
   if (contender.failed) return;
+  publish(ChildPhase::kRunning, contender);
   try {
     contender.first_call_seconds = time_per_call([&] { contender.compiled->run(inputs); }, 1);
   } catch (const std::exception& error) {
@@ -137,10 +148,12 @@ void add_measurements(ResultRow& row, const Contender& contender, const Contende
 
 // A speedup for a backend that computes something else means nothing: its
 // first output must match eager's (see performance_check_tolerance).
-void verify_against_eager(Contender& contender, const Contender& eager) {
+void verify_against_eager(Contender& contender, const Contender& eager,
+                          const std::vector<std::string>& output_names) {
   if (contender.failed || eager.failed) return;
   const auto comparison = compare_outputs(eager.first_output, contender.first_output,
-                                          c10::IValue(), performance_check_tolerance());
+                                          c10::IValue(), performance_check_tolerance(),
+                                          output_names);
   if (!comparison.same) {
     contender.failed = true;
     contender.status = status::kFailAccuracy;
@@ -151,6 +164,7 @@ void verify_against_eager(Contender& contender, const Contender& eager) {
 void take_sample(Contender& contender, const std::vector<c10::IValue>& inputs,
                  int64_t iterations) {
   if (contender.failed) return;
+  publish(ChildPhase::kSampling, contender);
   try {
     contender.samples.push_back(
         time_per_call([&] { contender.compiled->run(inputs); }, iterations));
@@ -178,6 +192,26 @@ void summarize(ResultRow& row, const Contender& contender, const Contender& eage
   row.speedup = row.eager_latency_ms / row.abs_latency_ms;
   row.p_value = welch_t_test(eager.samples, contender.samples).p_value;
   row.counters = contender.compiled->counters();
+}
+
+// Outputs at the noise floor are compared with an absolute tolerance (see
+// compare.h), and the rows say so: the timings may measure a degenerate model
+// (random weights), and --weights gives it real ones.
+void warn_about_degenerate_output(std::vector<ResultRow>& rows, const Contender& eager,
+                                  const std::vector<std::string>& output_names) {
+  if (eager.failed) return;
+  const double tol = performance_check_tolerance().tol;
+  const std::string leaf = noise_floor_output(eager.first_output, tol, output_names);
+  if (leaf.empty()) return;
+  char bound[32];
+  std::snprintf(bound, sizeof bound, "%g", tol);
+  for (auto& row : rows) {
+    if (!row.passed()) continue;
+    row.warning_codes.push_back("degenerate_outputs");
+    row.warnings.push_back("eager's " + leaf + " is at the noise floor (every |value| <= " +
+                           bound + "), so it was checked with an absolute tolerance; random "
+                           "weights? pass --weights");
+  }
 }
 
 // Rows stay `pass` (the timings are valid), but a NaN or Inf in eager's first
@@ -218,7 +252,7 @@ std::vector<ResultRow> measure_performance(LoadedModel& loaded, const RunOptions
     rows[i].model = loaded.name;
     rows[i].backend = options.backends[i];
     rows[i].batch_size = loaded.batch_size;
-    rows[i].mode = options.mode == Mode::kTraining ? "train" : "eval";
+    rows[i].mode = mode_label(options.mode);
     rows[i].iterations_per_run = options.iterations_per_run;
     contenders[i + 1].backend_name = options.backends[i];
     contenders[i + 1].row = &rows[i];
@@ -248,7 +282,9 @@ std::vector<ResultRow> measure_performance(LoadedModel& loaded, const RunOptions
     measure_memory(contender, inputs);
   }
   if (options.mode == Mode::kInference) {
-    for (size_t i = 1; i < contenders.size(); ++i) verify_against_eager(contenders[i], contenders[0]);
+    for (size_t i = 1; i < contenders.size(); ++i) {
+      verify_against_eager(contenders[i], contenders[0], loaded.output_names);
+    }
   }
 
   SampleBudget budget(options, contenders.size());
@@ -265,8 +301,12 @@ std::vector<ResultRow> measure_performance(LoadedModel& loaded, const RunOptions
   for (size_t i = 1; i < contenders.size(); ++i) {
     summarize(*contenders[i].row, contenders[i], contenders[0]);
     add_measurements(*contenders[i].row, contenders[i], contenders[0], options.seed + i);
+    if (contenders[i].backend) {
+      warn_if_control_flow_was_traced(*contenders[i].row, *loaded.model, *contenders[i].backend);
+    }
   }
   warn_about_non_finite_output(rows, contenders[0], loaded);
+  warn_about_degenerate_output(rows, contenders[0], loaded.output_names);
   return rows;
 }
 

@@ -43,6 +43,8 @@ struct RunOptions {
   bool resume = false;
   /// Child mode: write the rows as JSON lines to this file instead of printing.
   std::string rows_to;
+  /// Child mode: publish what the child is doing in this file (runner/child_phase.h).
+  std::string phase_to;
   /// The parsed flags a child process is started with (all but the selection
   /// and output flags, which the parent owns). Filled by the CLI.
   std::vector<std::string> child_args;

@@ -1,11 +1,12 @@
 #include "runner/run_recorder.h"
 
 #include "runner/row_statistics.h"
+#include "runner/status_rows.h"
 
 namespace tracebench {
 
 nlohmann::json config_to_json(const RunOptions& options) {
-  return {{"mode", options.mode == Mode::kTraining ? "train" : "eval"},
+  return {{"mode", mode_label(options.mode)},
           {"only", options.only},
           {"backends", options.backends},
           {"filters", options.filters},

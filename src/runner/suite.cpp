@@ -11,12 +11,14 @@
 #include "report/console.h"
 #include "report/csv.h"
 #include "runner/accuracy.h"
+#include "runner/child_phase.h"
 #include "runner/error_text.h"
 #include "runner/isolation.h"
 #include "runner/partition.h"
 #include "runner/performance.h"
 #include "runner/resume.h"
 #include "runner/run_recorder.h"
+#include "runner/status_rows.h"
 #include "runner/process_settings.h"
 #include "sources/load_model.h"
 #include "tracebench/error.h"
@@ -47,20 +49,6 @@ bool matches_any(const std::string& name, const std::vector<std::regex>& pattern
   return false;
 }
 
-std::vector<ResultRow> failed_rows(const ModelSpec& spec, const RunOptions& options,
-                                   const char* status, const std::string& error) {
-  std::vector<ResultRow> rows;
-  for (const auto& backend : options.backends) {
-    ResultRow row;
-    row.model = spec.name;
-    row.backend = backend;
-    row.status = status;
-    row.error = error;
-    rows.push_back(row);
-  }
-  return rows;
-}
-
 std::vector<ResultRow> run_one_model(const ModelSpec& spec, const RunOptions& options) {
   LoadOptions load_options;
   load_options.batch_size = options.batch_size;
@@ -70,12 +58,13 @@ std::vector<ResultRow> run_one_model(const ModelSpec& spec, const RunOptions& op
   }
   load_options.seed = options.seed;  // same parameters in every run and for every backend
   LoadedModel loaded;
+  publish_child_phase(ChildPhase::kLoading);
   try {
     loaded = load_model(spec, load_options);
   } catch (const UsageError&) {
     throw;
   } catch (const std::exception& error) {
-    return failed_rows(spec, options, status::kModelFailToLoad, describe_error(error));
+    return status_rows(spec.name, options, status::kModelFailToLoad, describe_error(error));
   }
   return options.accuracy ? check_accuracy(loaded, options) : measure_performance(loaded, options);
 }
@@ -126,7 +115,7 @@ std::vector<ResultRow> run_suite(const RunOptions& options, std::ostream& out) {
 
   const size_t backend_width = backend_column_width(options.backends);
   const bool with_ci = backend_width > 0 || options.print_ci;
-  const bool isolate = options.isolate && specs.size() > 1;
+  const bool isolate = options.isolate;
   std::vector<ResultRow> all_rows = resume.rows;
   for (const auto& spec : specs) {
     RunOptions todo = options;
@@ -140,7 +129,7 @@ std::vector<ResultRow> run_suite(const RunOptions& options, std::ostream& out) {
       // One model the user got wrong costs its rows, not the rest of the suite
       // (as in an isolated child). Alone, it is the run's one-line error.
       if (specs.size() == 1) throw;
-      rows = failed_rows(spec, todo, status::kModelFailToLoad, error.what());
+      rows = status_rows(spec.name, todo, status::kModelFailToLoad, error.what());
     }
     for (auto& row : rows) {
       recorder.add(row);

@@ -53,6 +53,47 @@ std::string read_file(const std::filesystem::path& path) {
   return contents.str();
 }
 
+namespace {
+
+std::filesystem::path manifest_of(const std::filesystem::path& artifact) {
+  return artifact.string() + ".deps";
+}
+
+// The file's content hash, or "missing" when it cannot be read.
+std::string hash_of_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return "missing";
+  std::ostringstream contents;
+  contents << in.rdbuf();
+  return content_hash(contents.str());
+}
+
+}  // namespace
+
+void write_dependency_manifest(const std::filesystem::path& artifact,
+                               const std::vector<std::filesystem::path>& files) {
+  const auto manifest = manifest_of(artifact);
+  const auto partial = manifest.string() + ".tmp";
+  {
+    std::ofstream out(partial, std::ios::trunc);
+    for (const auto& file : files) out << hash_of_file(file) << '\t' << file.string() << '\n';
+  }
+  replace_file(partial, manifest);
+}
+
+bool cached_artifact_is_current(const std::filesystem::path& artifact) {
+  std::error_code error;
+  if (!std::filesystem::exists(artifact, error)) return false;
+  std::ifstream in(manifest_of(artifact));
+  if (!in) return false;
+  for (std::string line; std::getline(in, line);) {
+    const auto tab = line.find('\t');
+    if (tab == std::string::npos) return false;
+    if (hash_of_file(line.substr(tab + 1)) != line.substr(0, tab)) return false;
+  }
+  return true;
+}
+
 void replace_file(const std::filesystem::path& from, const std::filesystem::path& to) {
   std::filesystem::rename(from, to);
 }

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace tracebench {
 
@@ -16,6 +17,17 @@ std::string content_hash(const std::string& data);
 
 /// The whole file as bytes. Throws UsageError if it cannot be read.
 std::string read_file(const std::filesystem::path& path);
+
+/// Records the files a cached artifact was built from besides its key (the
+/// modules a .py model imported, the headers a .cpp model included), with
+/// their content hashes, next to the artifact.
+void write_dependency_manifest(const std::filesystem::path& artifact,
+                               const std::vector<std::filesystem::path>& files);
+
+/// True if the artifact exists and every file its manifest lists still has
+/// the recorded content. False without a manifest: an artifact from before
+/// manifests existed is rebuilt once.
+bool cached_artifact_is_current(const std::filesystem::path& artifact);
 
 /// Moves `from` onto `to` in one step, so readers never see half a file.
 void replace_file(const std::filesystem::path& from, const std::filesystem::path& to);

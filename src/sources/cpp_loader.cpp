@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
+#include <fstream>
 #include <regex>
 #include <sstream>
 
@@ -24,6 +26,10 @@ std::vector<std::string> split_words(const std::string& text) {
   return words;
 }
 
+std::filesystem::path dependency_file(const std::filesystem::path& output) {
+  return output.string() + ".d";
+}
+
 std::vector<std::string> compile_command(const std::filesystem::path& source,
                                          const std::filesystem::path& output) {
   std::vector<std::string> argv = {build_config::kCxxCompiler, "-std=c++17", "-fPIC", "-shared",
@@ -35,8 +41,43 @@ std::vector<std::string> compile_command(const std::filesystem::path& source,
     argv.push_back("-isystem");
     argv.push_back(dir);
   }
-  argv.insert(argv.end(), {"-o", output.string(), source.string()});
+  // -MMD: the headers the compile read, outside the system's and LibTorch's,
+  // so the cache key can cover a local header the model includes.
+  argv.insert(argv.end(), {"-MMD", "-MF", dependency_file(output).string(), "-o", output.string(),
+                           source.string()});
   return argv;
+}
+
+// The user's files a compile read, from the compiler's make-style dependency
+// list ("out.so: a.cpp b.h \\\n c.h"; spaces in names escaped as "\\ ").
+std::vector<std::filesystem::path> read_dependency_file(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::ostringstream text_stream;
+  text_stream << in.rdbuf();
+  const std::string text = text_stream.str();
+  const auto colon = text.find(": ");
+  std::vector<std::filesystem::path> files;
+  if (colon == std::string::npos) return files;
+  std::string word;
+  auto flush = [&] {
+    if (!word.empty()) files.push_back(std::filesystem::absolute(word));
+    word.clear();
+  };
+  for (size_t i = colon + 2; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\\' && i + 1 < text.size() && text[i + 1] == ' ') {
+      word += ' ';
+      ++i;
+    } else if (c == '\\' && i + 1 < text.size() && text[i + 1] == '\n') {
+      ++i;
+    } else if (std::isspace(static_cast<unsigned char>(c))) {
+      flush();
+    } else {
+      word += c;
+    }
+  }
+  flush();
+  return files;
 }
 
 std::string command_fingerprint(const std::filesystem::path& source) {
@@ -72,15 +113,18 @@ std::filesystem::path compile_model_source(const std::filesystem::path& source) 
   const auto dir = cache_directory() / "cpp";
   std::filesystem::create_directories(dir);
   const auto library = dir / (source.stem().string() + "-" + key + ".so");
-  if (std::filesystem::exists(library)) return library;
+  if (cached_artifact_is_current(library)) return library;
 
   const auto partial = dir / (library.filename().string() + "." + std::to_string(getpid()) + ".tmp");
   const CommandResult result = run_command(compile_command(source, partial));
   if (result.exit_code != 0) {
     std::filesystem::remove(partial);
+    std::filesystem::remove(dependency_file(partial));
     throw UsageError(source.string() + " does not compile; fix these errors:\n" +
                      first_lines_containing(result.output, "error", 8));
   }
+  write_dependency_manifest(library, read_dependency_file(dependency_file(partial)));
+  std::filesystem::remove(dependency_file(partial));
   replace_file(partial, library);
   return library;
 }

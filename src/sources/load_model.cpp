@@ -111,6 +111,7 @@ LoadedModel load_model(const ModelSpec& spec, const LoadOptions& options) {
     }
   }
   loaded.batch_size = leading_dimension(loaded.inputs);
+  loaded.output_names = loaded.model->output_names();
   return loaded;
 }
 

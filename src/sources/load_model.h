@@ -28,6 +28,8 @@ struct LoadedModel {
   std::string name;
   std::unique_ptr<Model> model;
   std::vector<c10::IValue> inputs;
+  /// Model::output_names(): how messages name the output tensors.
+  std::vector<std::string> output_names;
   /// The leading dimension of the first tensor input (what the CSV reports).
   int64_t batch_size = 0;
   /// Builds another instance with identical parameters, for runs that must not

@@ -3,6 +3,9 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
 
 #include "build_config.h"
 #include "sources/cache.h"
@@ -34,6 +37,21 @@ std::string last_nonempty_line(const std::string& text) {
   return line.rfind(prefix, 0) == 0 ? line.substr(prefix.size()) : line;
 }
 
+// The exporter's manifest (python/export_model.py --manifest): the module
+// files it imported from outside the installation, the interpreter and torch.
+std::vector<std::filesystem::path> files_read_by_export(const std::filesystem::path& manifest) {
+  std::ifstream in(manifest);
+  const auto json = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  std::vector<std::filesystem::path> files;
+  if (!json.is_object()) return files;
+  for (const char* key : {"files", "environment_files"}) {
+    for (const auto& path : json.value(key, nlohmann::json::array())) {
+      files.emplace_back(path.get<std::string>());
+    }
+  }
+  return files;
+}
+
 }  // namespace
 
 std::string python_interpreter() {
@@ -45,16 +63,20 @@ std::unique_ptr<Model> load_python_model(const std::filesystem::path& file,
                                          const std::string& class_name,
                                          const std::vector<std::vector<int64_t>>& input_shapes) {
   const std::string shapes = shapes_argument(input_shapes);
-  const std::string key = content_hash(read_file(file) + '\0' + class_name + '\0' + shapes + '\0' +
-                                       read_file(build_config::kPythonExporter));
+  // The key names the export; the manifest beside the archive covers what
+  // else it read (sibling modules, the exporter, the interpreter and torch).
+  const std::string key = content_hash(std::filesystem::absolute(file).string() + '\0' +
+                                       read_file(file) + '\0' + class_name + '\0' + shapes +
+                                       '\0' + python_interpreter());
   const auto dir = cache_directory() / "py";
   std::filesystem::create_directories(dir);
   const auto archive = dir / (file.stem().string() + "-" + class_name + "-" + key + ".pt");
-  if (!std::filesystem::exists(archive)) {
+  if (!cached_artifact_is_current(archive)) {
     const auto partial = dir / (archive.filename().string() + "." + std::to_string(getpid()) + ".tmp");
+    const auto manifest = partial.string() + ".json";
     std::vector<std::string> argv = {python_interpreter(), build_config::kPythonExporter,
                                      "--file", file.string(), "--class", class_name,
-                                     "--output", partial.string()};
+                                     "--output", partial.string(), "--manifest", manifest};
     if (!shapes.empty()) argv.insert(argv.end(), {"--input-shapes", shapes});
     CommandResult result;
     try {
@@ -65,9 +87,12 @@ std::unique_ptr<Model> load_python_model(const std::filesystem::path& file,
     }
     if (result.exit_code != 0) {
       std::filesystem::remove(partial);
+      std::filesystem::remove(manifest);
       throw UsageError("exporting " + class_name + " from " + file.string() +
                        " failed: " + last_nonempty_line(result.output));
     }
+    write_dependency_manifest(archive, files_read_by_export(manifest));
+    std::filesystem::remove(manifest);
     replace_file(partial, archive);
   }
   return load_torchscript_model(archive, class_name);

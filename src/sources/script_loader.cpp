@@ -1,9 +1,13 @@
 #include "sources/script_loader.h"
 
+#include <torch/csrc/jit/passes/constant_propagation.h>
+#include <torch/csrc/jit/passes/inliner.h>
 #include <torch/csrc/jit/runtime/graph_executor.h>
 #include <torch/csrc/jit/serialization/import.h>
 #include <torch/csrc/jit/serialization/pickle.h>
 #include <torch/script.h>
+
+#include <nlohmann/json.hpp>
 
 #include "sources/cache.h"
 #include "tracebench/error.h"
@@ -13,6 +17,18 @@ namespace tracebench {
 namespace {
 
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+// Branches and loops left after inlining and constant propagation: a trace
+// records only the path its example inputs took.
+bool contains_control_flow(const torch::jit::Block& block) {
+  for (const torch::jit::Node* node : block.nodes()) {
+    if (node->kind() == c10::prim::If || node->kind() == c10::prim::Loop) return true;
+    for (const torch::jit::Block* inner : node->blocks()) {
+      if (contains_control_flow(*inner)) return true;
+    }
+  }
+  return false;
+}
 
 std::vector<c10::IValue> flatten_inputs(const c10::IValue& value) {
   if (value.isTuple()) {
@@ -25,10 +41,12 @@ std::vector<c10::IValue> flatten_inputs(const c10::IValue& value) {
 
 class ScriptModel final : public Model {
  public:
-  ScriptModel(torch::jit::Module module, std::string class_name, std::string example_inputs_blob)
+  ScriptModel(torch::jit::Module module, std::string class_name, std::string example_inputs_blob,
+              std::vector<std::string> output_names)
       : module_(std::move(module)),
         class_name_(std::move(class_name)),
-        example_inputs_blob_(std::move(example_inputs_blob)) {}
+        example_inputs_blob_(std::move(example_inputs_blob)),
+        output_names_(std::move(output_names)) {}
 
   c10::IValue forward(const std::vector<c10::IValue>& inputs) override {
     torch::jit::GraphOptimizerEnabledGuard unoptimized(false);
@@ -61,6 +79,15 @@ class ScriptModel final : public Model {
     return params;
   }
 
+  std::vector<std::string> output_names() override { return output_names_; }
+
+  bool has_control_flow() override {
+    auto graph = module_.get_method("forward").graph()->copy();
+    torch::jit::Inline(*graph);
+    torch::jit::ConstantPropagation(graph);
+    return contains_control_flow(*graph->block());
+  }
+
   void set_training(bool training) override { module_.train(training); }
 
   // torch.nn's dropout classes, as TorchScript names them
@@ -78,7 +105,19 @@ class ScriptModel final : public Model {
   torch::jit::Module module_;
   std::string class_name_;
   std::string example_inputs_blob_;
+  std::vector<std::string> output_names_;
 };
+
+std::vector<std::string> parse_output_names(const std::string& json_text) {
+  if (json_text.empty()) return {};
+  const auto json = nlohmann::json::parse(json_text, nullptr, /*allow_exceptions=*/false);
+  std::vector<std::string> names;
+  if (!json.is_array()) return names;
+  for (const auto& name : json) {
+    if (name.is_string()) names.push_back(name.get<std::string>());
+  }
+  return names;
+}
 
 }  // namespace
 
@@ -86,7 +125,7 @@ std::unique_ptr<Model> load_torchscript_model(const std::filesystem::path& archi
                                               const std::string& class_name) {
   const std::string bytes = read_file(archive);  // reports a missing file clearly
   if (bytes.empty()) throw UsageError(archive.string() + " is empty; save it with torch.jit.save");
-  torch::jit::ExtraFilesMap extra_files{{kExampleInputsEntry, ""}};
+  torch::jit::ExtraFilesMap extra_files{{kExampleInputsEntry, ""}, {kOutputPathsEntry, ""}};
   torch::jit::Module module;
   try {
     module = torch::jit::load(archive.string(), torch::kCPU, extra_files);
@@ -102,7 +141,8 @@ std::unique_ptr<Model> load_torchscript_model(const std::filesystem::path& archi
   }
   module.eval();
   return std::make_unique<ScriptModel>(std::move(module), class_name,
-                                       extra_files[kExampleInputsEntry]);
+                                       extra_files[kExampleInputsEntry],
+                                       parse_output_names(extra_files[kOutputPathsEntry]));
 }
 
 }  // namespace tracebench

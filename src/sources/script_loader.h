@@ -13,6 +13,8 @@ namespace tracebench {
 /// Python exporter writes it. An archive may instead export a
 /// `get_example_inputs` method (`@torch.jit.export`).
 inline constexpr const char* kExampleInputsEntry = "tracebench/example_inputs.pt";
+/// Extra file with the names of the flattened outputs, a JSON list of strings.
+inline constexpr const char* kOutputPathsEntry = "tracebench/output_paths.json";
 
 /// Loads `archive` and checks that it holds `class_name`. Its forward runs with
 /// the JIT's graph optimizations off: the closest thing to eager without Python.

@@ -37,3 +37,13 @@ class RaisesInConstructor(nn.Module):
 class ExampleInputsRaise(NoExampleInputs):
     def get_example_inputs(self):
         raise ValueError("no data")
+
+
+class HangsInConstructor(nn.Module):
+    """Never finishes constructing: --timeout must cover loading."""
+
+    def __init__(self):
+        super().__init__()
+        import time
+        while True:
+            time.sleep(1)

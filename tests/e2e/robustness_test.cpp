@@ -237,6 +237,50 @@ TEST(RobustnessCli, XnnpackPluginFromSource) {
   EXPECT_NE(listed.output.find("xnnpack"), std::string::npos) << listed.output;
 }
 
+// A backend that kills its process costs its own row only: the model runs
+// again without it, so eager and ofi are still measured. One model alone is
+// isolated too (the seed's own command).
+TEST(RobustnessCli, CrashingBackendCostsOnlyItsRow) {
+  const std::string plugin = kSource + "/tests/data/crashing_backends.cpp";
+  for (const std::string crashing : {"aborts_in_compile", "segfaults_in_run"}) {
+    auto result = tracebench({"--performance", "--backend-plugin", plugin,
+                              "--backend=eager," + crashing + ",ofi", "--only=LinearModel", "-n",
+                              "3"});
+    ASSERT_EQ(result.exit_code, 0) << result.output;
+    const std::string& out = result.output;
+    for (const char* measured : {"eager", "ofi"}) {
+      EXPECT_TRUE(std::regex_search(
+          out, std::regex(std::string("LinearModel +") + measured + R"( +\d+\.\d{3}x.* p=)")))
+          << measured << "\n" << out;
+    }
+    const std::string signal = crashing == "aborts_in_compile" ? "SIGABRT" : "SIGSEGV";
+    const std::string phase = crashing == "aborts_in_compile" ? "compiling" : "running";
+    EXPECT_TRUE(std::regex_search(
+        out, std::regex("LinearModel +" + crashing + " +crash: killed by signal " + signal +
+                        R"( \(.*\) while )" + phase + " " + crashing)))
+        << out;
+    EXPECT_NE(out.find("--backend=" + crashing + " --no-isolation"), std::string::npos) << out;
+  }
+  // The glog-style last word is the row's reason.
+  auto aborted = tracebench({"--performance", "--backend-plugin", plugin,
+                             "--backend=aborts_in_compile", "--only=LinearModel", "-n", "2"});
+  EXPECT_NE(aborted.output.find("Check failed: on purpose"), std::string::npos) << aborted.output;
+}
+
+// --timeout covers loading: a .py class whose constructor never returns is
+// killed with its exporter, and the run ends with a timeout row.
+TEST(RobustnessCli, TimeoutCoversLoadingOneModel) {
+  const auto started = std::chrono::steady_clock::now();
+  auto result = tracebench({"--performance", "--timeout", "8", "--only=path:" + kSource +
+                            "/tests/data/odd_models.py,class:HangsInConstructor"});
+  const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  EXPECT_LT(seconds, 60) << result.output;
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_TRUE(std::regex_search(result.output,
+                                std::regex(R"(HangsInConstructor +timeout: .*while loading the model)")))
+      << result.output;
+}
+
 TEST(RobustnessCli, BadFlagsNameTheFix) {
   auto no_output = tracebench({"--performance", "--resume", "-k", "^Linear"});
   EXPECT_EQ(no_output.exit_code, 2);

@@ -6,6 +6,7 @@
 #include <random>
 
 #include "accuracy/compare.h"
+#include "accuracy/tolerance.h"
 #include "backends/registry.h"
 #include "runner/accuracy.h"
 #include "runner/performance.h"
@@ -40,6 +41,25 @@ TEST(PassRule, CosineRule) {
   auto expected = torch::arange(1, 11, torch::kFloat32);
   EXPECT_TRUE(compare_outputs(expected, expected * 1.5, kNoReference, {1e-4, 2, true}).same);
   EXPECT_FALSE(compare_outputs(expected, expected.flip(0), kNoReference, {1e-4, 2, true}).same);
+}
+
+// Random weights can leave outputs of ~1e-14, whose direction is rounding
+// noise: cosine would call two equally right backends different (EfficientNet
+// under ofi gave 0.44). At the noise floor the check is absolute, and the
+// leaf is named so the row can warn.
+TEST(PassRule, NoiseFloorOutputsAreComparedAbsolutely) {
+  const auto tolerance = performance_check_tolerance();
+  const auto tiny = torch::randn({64}) * 3e-14;
+  const auto other_tiny = torch::randn({64}) * 3e-14;
+  EXPECT_LT(torch::cosine_similarity(tiny, other_tiny, 0).item<double>(), 0.9);
+  EXPECT_TRUE(compare_outputs(tiny, other_tiny, c10::IValue(), tolerance).same);
+  const auto off = compare_outputs(tiny, tiny + 0.5, c10::IValue(), tolerance);
+  EXPECT_FALSE(off.same);
+  EXPECT_NE(off.detail.find("at the noise floor"), std::string::npos) << off.detail;
+
+  const auto outputs = c10::ivalue::Tuple::create({torch::ones({3}), tiny});
+  EXPECT_EQ(noise_floor_output(outputs, tolerance.tol), "output[1]");
+  EXPECT_EQ(noise_floor_output(torch::ones({3}), tolerance.tol), "");
 }
 
 TEST(PassRule, DtypeShapeAndStructureMustMatch) {

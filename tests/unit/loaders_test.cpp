@@ -5,6 +5,7 @@
 
 #include <fstream>
 
+#include "sources/cpp_loader.h"
 #include "sources/load_model.h"
 #include "sources/python_loader.h"
 #include "sources/subprocess.h"
@@ -105,6 +106,74 @@ TEST(PythonLoader, InputShapesReplaceMissingExampleInputs) {
   EXPECT_EQ(loaded.batch_size, 5);
   EXPECT_EQ(loaded.model->forward(loaded.inputs).toTensor().sizes(),
             (std::vector<int64_t>{5, 3}));
+}
+
+void write_text(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream(path) << text;
+}
+
+// A model file that imports its sibling (as `python3 user.py` would find it),
+// and a cache that notices when that sibling changes.
+TEST(PythonLoader, SiblingImportAndAChangedSiblingReexports) {
+  const auto dir = fresh_temp_directory("sibling");
+  auto write_core = [&](int width) {
+    write_text(dir / "core.py", "from torch import nn\n"
+                                "class Core(nn.Module):\n"
+                                "    def __init__(self):\n"
+                                "        super().__init__()\n"
+                                "        self.linear = nn.Linear(4, " + std::to_string(width) + ")\n"
+                                "    def forward(self, x):\n"
+                                "        return self.linear(x)\n");
+  };
+  write_core(8);
+  write_text(dir / "user.py", "import torch\n"
+                              "from core import Core\n"
+                              "class User(Core):\n"
+                              "    def get_example_inputs(self):\n"
+                              "        return (torch.randn(2, 4),)\n");
+  const auto file = (dir / "user.py").string();
+  auto first = load(file, "User");
+  EXPECT_EQ(first.model->forward(first.inputs).toTensor().size(1), 8);
+  write_core(3);
+  auto changed = load(file, "User");
+  EXPECT_EQ(changed.model->forward(changed.inputs).toTensor().size(1), 3);
+}
+
+// HuggingFace-style: keyword inputs (int64 ids, a mask) and a dict output,
+// flattened in order with each tensor's name kept for messages.
+TEST(PythonLoader, KeywordInputsAndDictOutputsKeepTheirNames) {
+  auto dict = load(source_path("tests/data/user_models/dict_output.py"), "DictOutputModel");
+  EXPECT_EQ(dict.output_names, (std::vector<std::string>{"logits", "hidden"}));
+  auto outputs = dict.model->forward(dict.inputs);
+  ASSERT_TRUE(outputs.isTuple());
+  EXPECT_EQ(outputs.toTupleRef().elements().size(), 2u);
+
+  auto keywords = load(source_path("tests/data/user_models/keyword_inputs.py"), "KeywordInputsModel");
+  ASSERT_EQ(keywords.inputs.size(), 3u);
+  for (const auto& input : keywords.inputs) EXPECT_EQ(input.toTensor().scalar_type(), torch::kInt64);
+  EXPECT_TRUE(keywords.model->forward(keywords.inputs).isTensor());
+}
+
+// A .cpp model's cache key covers the local headers it includes.
+TEST(CppLoader, AChangedLocalHeaderRecompiles) {
+  const auto dir = fresh_temp_directory("header");
+  write_text(dir / "width.h", "constexpr int64_t kWidth = 4;\n");
+  write_text(dir / "model.cpp", "#include <tracebench/model.h>\n"
+                                "#include \"width.h\"\n"
+                                "struct Widened : torch::nn::Module {\n"
+                                "  torch::Tensor forward(torch::Tensor x) { return x.repeat({1, kWidth}); }\n"
+                                "  std::vector<torch::Tensor> get_example_inputs() { return {torch::ones({1, 1})}; }\n"
+                                "};\n"
+                                "TRACEBENCH_REGISTER_MODEL(Widened)\n");
+  auto read_bytes = [](const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  };
+  const auto library = compile_model_source(dir / "model.cpp");
+  const auto first = read_bytes(library);
+  EXPECT_EQ(read_bytes(compile_model_source(dir / "model.cpp")), first);  // cached
+  write_text(dir / "width.h", "constexpr int64_t kWidth = 2000000;\n");
+  EXPECT_NE(read_bytes(compile_model_source(dir / "model.cpp")), first);
 }
 
 TEST(TorchScriptLoader, ArchiveExportingGetExampleInputs) {

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "runner/child_process.h"
+
 #include <cmath>
 #include <fstream>
 
@@ -297,6 +299,29 @@ TEST(BadModels, UnreadableAndTruncatedArchives) {
   // The first bytes of a real zip archive, then nothing.
   std::ofstream(dir / "truncated.pt") << std::string("PK\x03\x04\x14\x00\x00\x00", 8);
   EXPECT_NE(usage_error_of([&] { load(dir / "truncated.pt"); }), "(no UsageError)");
+}
+
+}  // namespace
+}  // namespace tracebench
+
+namespace tracebench {
+namespace {
+
+// Why a child died, from what it last wrote: a glog CHECK's message (without
+// glog's time and thread), else an uncaught exception's what(), else the last
+// line that is not a stack frame.
+TEST(DeathMessage, PrefersTheCheckThenWhatThenTheLastPlainLine) {
+  EXPECT_EQ(death_message("WARNING: Logging before InitGoogleLogging()\n"
+                          "F20261201 08:23:30.593174  9385 tensor.cpp:498] Check failed: "
+                          "lazy_tensor Input tensor is not a lazy tensor\n"
+                          "*** Check failure stack trace: ***\n"
+                          "    @     0x7f00 google::LogMessage::Fail()\n"),
+            "tensor.cpp:498] Check failed: lazy_tensor Input tensor is not a lazy tensor");
+  EXPECT_EQ(death_message("terminate called after throwing an instance of 'c10::Error'\n"
+                          "  what():  boom\nframe #0: f()\n"),
+            "  what():  boom");
+  EXPECT_EQ(death_message("progress\nsomething broke\n    @ 0x1 frame\n"), "something broke");
+  EXPECT_EQ(death_message(""), "");
 }
 
 }  // namespace
