@@ -28,42 +28,15 @@ BackendDataPtr data_of_node(const torch::lazy::Node* node) {
 }
 #endif
 
-// Device data that LTC itself created while tracing, from a scalar (a wrapped
-// number such as the 0.5 of `x * 0.5`, or GetIrValueForScalar): read-only and
-// one element. Only trusted as a constant when the trace had no eager
-// fallback and was a single graph (checked by the callers and in capture),
-// since a fallback's CPU result re-enters the graph the same way.
-bool is_ltc_scalar_constant(const BackendDataPtr& data) {
-  auto* info =
-      dynamic_cast<torch::lazy::LazyGraphExecutor::DeviceDataInfo*>(data->info());
-  return info != nullptr && info->read_only && data->shape().numel() == 1;
-}
-
-// Device data whose contents the graph never reads: every use overwrites it.
-// LTC makes zeros as `zero(fresh device data)` (new_zeros, and select's or
-// slice's backward); the fresh buffer only supplies a shape, so replays may
-// reuse it.
+// Device data that is neither resident state nor an input was made while
+// tracing by the traced ops themselves: a wrapped scalar (the 0.5 of
+// `x * 0.5`), or a factory op's result (LTC 1.13 creates ones, arange, full
+// as device data from their constant arguments). With no eager fallback in
+// the traced region (checked by the callers, and a single graph checked in
+// capture) nothing else can enter it, so replays may reuse it: a constant.
 using Handle = torch::lazy::BackendData::Handle;
-std::unordered_set<Handle> overwritten_only(const std::vector<PostOrderNode>& post_order) {
-  static const auto kZero = c10::Symbol::fromQualString("aten::zero");
-  std::unordered_map<Handle, bool> all_uses_overwrite;
-  for (const torch::lazy::Node* node : post_order) {
-    for (const auto& operand : node->operands()) {
-      auto data = data_of_node(operand.node);
-      if (!data) continue;
-      auto [it, inserted] = all_uses_overwrite.emplace(data->GetHandle(), true);
-      it->second = it->second && node->op().op == kZero;
-    }
-  }
-  std::unordered_set<Handle> handles;
-  for (const auto& [handle, overwritten] : all_uses_overwrite) {
-    if (overwritten) handles.insert(handle);
-  }
-  return handles;
-}
 
-Source classify(const BackendDataPtr& data, const DataIndex& index,
-                const std::unordered_set<Handle>& scratch = {}) {
+Source classify(const BackendDataPtr& data, const DataIndex& index) {
   const auto handle = data->GetHandle();
   if (auto it = index.resident.find(handle); it != index.resident.end()) {
     return {Source::kResident, it->second, nullptr};
@@ -71,15 +44,7 @@ Source classify(const BackendDataPtr& data, const DataIndex& index,
   if (auto it = index.input.find(handle); it != index.input.end()) {
     return {Source::kInput, it->second, nullptr};
   }
-  if (is_ltc_scalar_constant(data) || scratch.count(data->GetHandle())) {
-    return {Source::kConstant, 0, data};
-  }
-  auto* info = dynamic_cast<torch::lazy::LazyGraphExecutor::DeviceDataInfo*>(data->info());
-  TORCH_CHECK(false,
-              "lazy_trace_once: the lazy graph reads device data that is neither resident "
-              "state, an input nor a constant (was the traced region split by an eager "
-              "fallback or a sync?): shape ", data->shape().to_string(), ", tensor id ",
-              info ? info->tensor_id : -2, ", read only ", info ? info->read_only : false);
+  return {Source::kConstant, 0, data};
 }
 
 at::Tensor to_cpu(const BackendDataPtr& data) {
@@ -123,6 +88,13 @@ void check_no_eager_fallback(const std::map<std::string, int64_t>& before) {
   }
 }
 
+void check_no_sync_since(const CompileCounts& before) {
+  const auto delta = CompileCounts::now() - before;
+  TORCH_CHECK(delta.cached + delta.uncached == 0,
+              "lazy_trace_once: the traced region synced mid-way (a data-dependent value such as "
+              ".item() or a tensor's bool); it cannot be captured as one computation");
+}
+
 Capture capture(const std::vector<at::Tensor>& lazy_tensors, const DataIndex& index,
                 CompileCounts& compile_counts) {
   Capture capture;
@@ -149,13 +121,12 @@ Capture capture(const std::vector<at::Tensor>& lazy_tensors, const DataIndex& in
 
   // The computation's parameters: distinct device data in post-order.
   const auto post_order = torch::lazy::Util::ComputePostOrder(roots);
-  const auto scratch = overwritten_only(post_order);
   std::unordered_set<Handle> seen;
   for (PostOrderNode node : post_order) {
     auto data = data_of_node(node);
     if (!data) continue;
     if (seen.insert(data->GetHandle()).second) {
-      capture.parameters.push_back(classify(data, index, scratch));
+      capture.parameters.push_back(classify(data, index));
     }
   }
   if (roots.empty()) return capture;

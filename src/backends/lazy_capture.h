@@ -70,9 +70,16 @@ class WholeGraphScope {
 /// (an eager_fallback_counts() snapshot): such a region is not one graph.
 void check_no_eager_fallback(const std::map<std::string, int64_t>& before);
 
+/// Fails if LTC compiled anything since `before` (a CompileCounts::now()
+/// snapshot): a data-dependent value (.item(), a bool of a tensor) synced the
+/// traced region mid-way, so it is not one graph.
+void check_no_sync_since(const CompileCounts& before);
+
 /// Syncs `lazy_tensors` (one graph execution, which compiles it) and captures
-/// the computation that computed them. Device data the IR reads must be in
-/// `index` or be an LTC scalar constant; anything else fails the capture.
+/// the computation that computed them. Device data the IR reads that is not
+/// in `index` was made by the traced ops (scalars, factory results) and is
+/// kept as a constant; callers make sure no eager fallback or mid-trace sync
+/// brought data in from outside.
 Capture capture(const std::vector<at::Tensor>& lazy_tensors, const DataIndex& index,
                 CompileCounts& compile_counts);
 

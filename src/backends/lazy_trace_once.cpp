@@ -160,8 +160,10 @@ Entry trace_and_capture(const std::vector<at::Tensor>& resident,
   const auto fallbacks_before = lazy::eager_fallback_counts();
   auto lazy_inputs = lazy::to_lazy(inputs);
   lazy::DataIndex index{lazy::DataIndex::of(resident), lazy::DataIndex::of(lazy_inputs)};
+  const auto compiles_before = lazy::CompileCounts::now();
   c10::IValue recorded = record(lazy_inputs);
   lazy::check_no_eager_fallback(fallbacks_before);
+  lazy::check_no_sync_since(compiles_before);
 
   std::vector<at::Tensor> captured;
   lazy::flatten_tensors(recorded, captured);

@@ -4,10 +4,27 @@
 
 namespace tracebench {
 
+namespace {
+
+// The TorchScript interpreter wraps an op's error in a report whose first line
+// says only that an op failed; the op's own message is its last line.
+constexpr const char* kInterpreterPrefix = "The following operation failed in the TorchScript interpreter.";
+
+std::string last_nonempty_line(const std::string& text) {
+  const size_t end = text.find_last_not_of("\n ");
+  if (end == std::string::npos) return "";
+  const size_t start = text.rfind('\n', end);
+  return text.substr(start == std::string::npos ? 0 : start + 1, end - start);
+}
+
+}  // namespace
+
 std::string describe_error(const std::exception& error) {
   const auto* c10_error = dynamic_cast<const c10::Error*>(&error);
   const std::string text = c10_error ? c10_error->what_without_backtrace() : error.what();
-  return text.substr(0, text.find('\n'));
+  const std::string first = text.substr(0, text.find('\n'));
+  if (first != kInterpreterPrefix) return first;
+  return "a TorchScript op failed: " + last_nonempty_line(text);
 }
 
 }  // namespace tracebench
