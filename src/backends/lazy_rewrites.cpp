@@ -80,6 +80,32 @@ void replace_hardtanh(torch::jit::Graph& graph, c10::Symbol op, Mode mode) {
   }
 }
 
+// hardsigmoid(x) = clamp(x + 3, 0, 6) / 6 and hardswish(x) = x * that, the
+// formulas ATen computes, in ops LTC 1.13 lowers (it has no lowering for
+// either). In-place forms only where nothing reads their input afterwards.
+// Inference only: LTC cannot differentiate clamp.
+void replace_hard_activations(torch::jit::Graph& graph) {
+  using namespace c10;
+  for (auto it = graph.nodes().begin(); it != graph.nodes().end();) {
+    torch::jit::Node* node = *it;
+    ++it;
+    const Symbol kind = node->kind();
+    const bool swish = kind == aten::hardswish || kind == aten::hardswish_;
+    const bool sigmoid = kind == aten::hardsigmoid || kind == aten::hardsigmoid_;
+    if (!swish && !sigmoid) continue;
+    const bool in_place = kind == aten::hardswish_ || kind == aten::hardsigmoid_;
+    if (in_place && used_after(node->input(0), node)) continue;
+    torch::jit::WithInsertPoint guard(node);
+    torch::jit::Value* x = node->input(0);
+    torch::jit::Value* gate = graph.insert(
+        aten::div, {graph.insert(aten::clamp, {graph.insert(aten::add, {x, 3.0}), 0.0, 6.0}), 6.0});
+    torch::jit::Value* result = swish ? graph.insert(aten::mul, {x, gate}) : gate;
+    result->setType(node->output()->type());
+    node->output()->replaceAllUsesWith(result);
+    node->destroy();
+  }
+}
+
 // Ops the tracer records that LTC's TorchScript backend cannot lower, each
 // rewritten to an equivalent op it can (else the forward pass falls back to
 // eager and cannot be captured as one computation):
@@ -95,6 +121,7 @@ void lower_with_equivalents(torch::jit::Graph& graph, Mode mode) {
   for (auto op : {c10::aten::hardtanh, c10::aten::hardtanh_, c10::aten::relu6, c10::aten::relu6_}) {
     replace_hardtanh(graph, op, mode);
   }
+  if (mode == Mode::kInference) replace_hard_activations(graph);
 }
 
 // Ops returning a list of views (chunk, split, unbind): LTC 1.13's eager

@@ -1,0 +1,213 @@
+// End-to-end: every built-in backend over the corpus of user models in
+// tests/data/user_models/ (files written the way people write models: dict
+// and NamedTuple outputs, keyword and bool inputs, RNNs, masks built in
+// forward, sibling imports, scripted control flow, C++ models that create
+// tensors). Each model runs through the real binary in --performance and
+// --accuracy; every backend must get a row that is `pass`, or `unsupported`
+// with its reason. A crash, a fail_to_run or a missing row fails the test,
+// except the known gaps listed in kKnownGaps, which must fail exactly as
+// listed (so a fix, or a new way to fail, shows here and the table shrinks).
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+
+#include "backends/registry.h"
+#include "report/csv_reader.h"
+#include "sources/subprocess.h"
+#include "test_paths.h"
+
+namespace tracebench {
+namespace {
+
+struct CorpusModel {
+  std::string file;  // relative to tests/data/user_models
+  std::string class_name;
+};
+
+// One per idiom; tests/data/user_models/README.md says what each exercises.
+const std::vector<CorpusModel> kCorpus = {
+    {"gpt/gpt_lm.py", "GPTLanguageModel"},
+    {"lstm_tagger.py", "LSTMTagger"},
+    {"gru_seq2seq.py", "GRUSeq2Seq"},
+    {"transformer_seq2seq.py", "TransformerSeq2Seq"},
+    {"unet.py", "TinyUNet"},
+    {"se_mobile_block.py", "SEDepthwiseNet"},
+    {"dict_output.py", "DictOutputModel"},
+    {"namedtuple_output.py", "NamedTupleOutputModel"},
+    {"list_output.py", "ListOutputModel"},
+    {"keyword_inputs.py", "KeywordInputsModel"},
+    {"padding_mask.py", "PaddingMaskEncoder"},
+    {"causal_attention.py", "CausalSelfAttention"},
+    {"einsum_attention.py", "EinsumAttention"},
+    {"moe_routing.py", "MoERouting"},
+    {"embedding_bag.py", "EmbeddingBagClassifier"},
+    {"prints_in_init.py", "ChattyModel"},
+    {"tv_shufflenet.py", "ShuffleNetV2Wrapper"},
+    {"tv_mobilenet_v3.py", "MobileNetV3Wrapper"},
+    {"tv_efficientnet.py", "EfficientNetWrapper"},
+    {"tv_swin.py", "SwinWrapper"},
+    {"tv_vit.py", "ViTWrapper"},
+    {"tv_deeplab.py", "DeepLabWrapper"},
+    {"tensor_factory.cpp", "TensorFactoryModel"},
+    {"local_header_model.cpp", "LocalHeaderModel"},
+    {"scripted_control_flow.pt", "ScriptedGate"},  // made by scripted_control_flow.py
+};
+
+// The lazy backends' open gaps on LTC 1.13 (issue "Any model a user brings"),
+// each with the status it has today and why. Every other row must pass.
+struct KnownGap {
+  std::string class_name;
+  std::vector<std::string> backends;
+  std::string status;
+  std::string why;
+};
+const std::vector<std::string> kAllLazy = {"lazy_trace_everytime", "lazy_trace_once",
+                                           "lazy_trace_once_unfrozen"};
+const std::vector<std::string> kTraceOnce = {"lazy_trace_once", "lazy_trace_once_unfrozen"};
+const std::vector<KnownGap> kKnownGaps = {
+    {"LSTMTagger", kAllLazy, "crash", "aten::lstm's eager fallback hands back CPU tensors"},
+    {"GRUSeq2Seq", kAllLazy, "crash", "aten::gru's eager fallback hands back CPU tensors"},
+    {"TransformerSeq2Seq", kTraceOnce, "fail_to_run", "split_with_sizes_copy falls back"},
+    {"KeywordInputsModel", kAllLazy, "fail_to_run", "nested-tensor encoder fast path"},
+    {"PaddingMaskEncoder", kAllLazy, "fail_to_run", "nested-tensor encoder fast path"},
+    {"MoERouting", kAllLazy, "fail_to_run", "aten::index's fallback leaves self on the CPU"},
+    {"SwinWrapper", kAllLazy, "fail_to_run", "aten::index's fallback leaves self on the CPU"},
+    {"EmbeddingBagClassifier", kTraceOnce, "fail_to_run", "embedding_bag falls back"},
+    {"ViTWrapper", kTraceOnce, "fail_to_run", "_native_multi_head_attention falls back"},
+};
+
+// The status a known gap has today, or "" where the row must pass.
+std::string known_gap(const std::string& class_name, const std::string& backend) {
+  for (const auto& gap : kKnownGaps) {
+    if (gap.class_name != class_name) continue;
+    for (const auto& listed : gap.backends) {
+      if (listed == backend) return gap.status;
+    }
+  }
+  return "";
+}
+
+std::string builtin_backends() {
+  std::string joined;
+  for (const auto& name : backend_names()) joined += (joined.empty() ? "" : ",") + name;
+  return joined;
+}
+
+std::filesystem::path model_path(const CorpusModel& model) {
+  if (model.file == "scripted_control_flow.pt") {
+    static const auto archive = [] {
+      const auto path = testing::process_temp_path("scripted_control_flow.pt");
+      const auto made = run_command(
+          {"/usr/bin/python3",
+           testing::source_path("tests/data/user_models/scripted_control_flow.py").string(),
+           path.string()});
+      EXPECT_EQ(made.exit_code, 0) << made.output;
+      return path;
+    }();
+    return archive;
+  }
+  return testing::source_path("tests/data/user_models/" + model.file);
+}
+
+// backend -> (status, detail) from a CSV whose header names the columns.
+std::map<std::string, std::pair<std::string, std::string>> rows_of(
+    const std::filesystem::path& csv, const char* status_column, const char* detail_column) {
+  std::ifstream in(csv);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto records = parse_csv(text);
+  std::map<std::string, std::pair<std::string, std::string>> rows;
+  if (records.empty()) return rows;
+  std::map<std::string, size_t> column;
+  for (size_t i = 0; i < records[0].size(); ++i) column[records[0][i]] = i;
+  for (size_t i = 1; i < records.size(); ++i) {
+    const auto& record = records[i];
+    rows[record.at(column.at("backend"))] = {record.at(column.at(status_column)),
+                                             record.at(column.at(detail_column))};
+  }
+  return rows;
+}
+
+class UserModelCorpus : public ::testing::TestWithParam<CorpusModel> {
+ protected:
+  void expect_every_backend_runs(const std::vector<std::string>& mode_args, const char* csv_name,
+                                 const char* status_column, const char* detail_column) {
+    const CorpusModel& model = GetParam();
+    const auto csv = testing::process_temp_path(csv_name);
+    std::vector<std::string> args = {TRACEBENCH_BINARY, "--backend=" + builtin_backends(),
+                                     "--only=path:" + model_path(model).string() +
+                                         ",class:" + model.class_name,
+                                     "--output", csv.string(), "--timeout", "240"};
+    args.insert(args.end(), mode_args.begin(), mode_args.end());
+    const auto result = run_command(args);
+    ASSERT_EQ(result.exit_code, 0) << result.output;
+    const auto rows = rows_of(csv, status_column, detail_column);
+    for (const auto& backend : backend_names()) {
+      auto it = rows.find(backend);
+      ASSERT_NE(it, rows.end()) << "no row for " << backend << "\n" << result.output;
+      const auto& [status, detail] = it->second;
+      if (const std::string gap = known_gap(model.class_name, backend); !gap.empty()) {
+        EXPECT_EQ(status, gap) << backend << " (a known gap; update kKnownGaps): " << detail;
+      } else if (status == "unsupported") {
+        EXPECT_FALSE(detail.empty()) << backend << ": unsupported without a reason";
+      } else {
+        EXPECT_EQ(status, "pass") << backend << ": " << detail;
+      }
+    }
+  }
+};
+
+TEST_P(UserModelCorpus, EveryBackendMeasuresIt) {
+  expect_every_backend_runs({"--performance", "-n", "3", "--warmup", "1"}, "performance.csv",
+                            "status", "error");
+}
+
+TEST_P(UserModelCorpus, EveryBackendComputesTheSameOutputs) {
+  expect_every_backend_runs({"--accuracy"}, "accuracy.csv", "accuracy", "detail");
+}
+
+std::string test_name(const ::testing::TestParamInfo<CorpusModel>& info) {
+  return info.param.class_name;
+}
+
+// A scripted model that branches on its input: the tracing backends say they
+// kept one path, and --accuracy --randomize-input catches the path they baked in.
+TEST(UserModelControlFlow, TracedBranchIsWarnedAndCaught) {
+  const std::string only =
+      "--only=path:" + model_path({"scripted_control_flow.pt", "ScriptedGate"}).string() +
+      ",class:ScriptedGate";
+  const auto csv = testing::process_temp_path("control_flow.csv");
+  const auto timed = run_command({TRACEBENCH_BINARY, "--performance", "--backend=eager,ts", only,
+                                  "-n", "3", "--output", csv.string()});
+  ASSERT_EQ(timed.exit_code, 0) << timed.output;
+  std::ifstream in(csv);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto records = parse_csv(text);
+  ASSERT_EQ(records.size(), 3u) << text;
+  const size_t warnings = records[0].size() - 1;
+  ASSERT_EQ(records[0][warnings], "warnings");
+  for (size_t i = 1; i < records.size(); ++i) {
+    const bool traced = records[i][7] == "ts";
+    EXPECT_EQ(records[i][warnings].find("traced_control_flow") != std::string::npos, traced)
+        << records[i][7] << ": " << records[i][warnings];
+  }
+
+  const auto checked = run_command({TRACEBENCH_BINARY, "--accuracy", "--backend=eager,ts", only});
+  EXPECT_TRUE(std::regex_search(checked.output, std::regex(R"(ScriptedGate +ts +pass)")))
+      << checked.output;
+  const auto randomized = run_command(
+      {TRACEBENCH_BINARY, "--accuracy", "--randomize-input", "--backend=eager,ts", only});
+  EXPECT_TRUE(std::regex_search(randomized.output, std::regex(R"(ScriptedGate +eager +pass)")))
+      << randomized.output;
+  EXPECT_TRUE(std::regex_search(randomized.output, std::regex(R"(ScriptedGate +ts +fail_accuracy)")))
+      << randomized.output;
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, UserModelCorpus, ::testing::ValuesIn(kCorpus), test_name);
+
+}  // namespace
+}  // namespace tracebench
