@@ -18,12 +18,22 @@ namespace {
 
 /// What every trace-every-time call does after recording: sync (the mark
 /// step; every call, since run() must return finished CPU results), fetch
-/// the results, and count the compiles the sync did.
+/// the results, and count the compiles the sync did. The ops that fell back
+/// to eager are counted on the first call (every call records the same ops),
+/// so later calls pay nothing for it.
 class SyncedCalls {
  public:
   c10::IValue sync(const std::function<c10::IValue()>& record) {
     const auto before = lazy::CompileCounts::now();
+    std::map<std::string, int64_t> fallbacks_before;
+    if (calls_ == 0) fallbacks_before = lazy::eager_fallback_counts();
     c10::IValue recorded = record();
+    if (calls_ == 0) {
+      for (const auto& [op, count] : lazy::eager_fallback_counts()) {
+        auto it = fallbacks_before.find(op);
+        fallbacks_per_call_ += count - (it == fallbacks_before.end() ? 0 : it->second);
+      }
+    }
     lazy::mark_step();
     auto result = lazy::to_cpu(recorded);
     counts_ += lazy::CompileCounts::now() - before;
@@ -34,12 +44,14 @@ class SyncedCalls {
   std::map<std::string, double> counters() const {
     return {{"ltc_cached_compiles", static_cast<double>(counts_.cached)},
             {"ltc_uncached_compiles", static_cast<double>(counts_.uncached)},
-            {"calls", static_cast<double>(calls_)}};
+            {"calls", static_cast<double>(calls_)},
+            {"eager_fallbacks_per_call", static_cast<double>(fallbacks_per_call_)}};
   }
 
  private:
   lazy::CompileCounts counts_;
   int64_t calls_ = 0;
+  int64_t fallbacks_per_call_ = 0;
 };
 
 class LazyTraceEverytimeModel final : public CompiledModel {

@@ -106,6 +106,28 @@ TEST_P(ZooLazyTest, TraceEverytimeMatchesEagerAndHitsTheCache) {
   }
   EXPECT_EQ(counter(*compiled, "ltc_uncached_compiles"), uncached);
   EXPECT_EQ(counter(*compiled, "ltc_cached_compiles"), cached + 3);
+  EXPECT_EQ(counter(*compiled, "eager_fallbacks_per_call"), 0);
+}
+
+// An op LTC 1.13 cannot lower (EmbeddingBag) runs eagerly inside the lazy
+// trace, as LTC does it, and the row counts it.
+TEST(LazyTraceEverytime, CountsEagerFallbacks) {
+  struct Bag : torch::nn::Module {
+    Bag() {
+      bag = register_module(
+          "bag", torch::nn::EmbeddingBag(torch::nn::EmbeddingBagOptions(10, 4).mode(torch::kMean)));
+    }
+    torch::Tensor forward(torch::Tensor text, torch::Tensor offsets) { return bag(text, offsets); }
+    torch::nn::EmbeddingBag bag{nullptr};
+  };
+  torch::NoGradGuard no_grad;
+  NnModel<Bag> model("Bag", std::make_shared<Bag>());
+  for (auto& tensor : model.tensors()) tensor.requires_grad_(false);
+  const std::vector<c10::IValue> inputs = {torch::tensor({1, 2, 3, 4}, torch::kLong),
+                                           torch::tensor({0, 2}, torch::kLong)};
+  auto compiled = compile("lazy_trace_everytime", model, inputs);
+  expect_close(compiled->run(inputs), model.forward(inputs), "EmbeddingBag");
+  EXPECT_GE(counter(*compiled, "eager_fallbacks_per_call"), 1);
 }
 
 /// `backend` (a lazy_trace_once flavour) against eager on the example inputs
