@@ -129,11 +129,6 @@ void lower_with_equivalents(torch::jit::Graph& graph, Mode mode) {
 // aborts the process ("Input tensor is not a lazy tensor"). Where the list is
 // only unpacked, each element becomes the slice (or select) it is, which LTC
 // lowers as a view.
-torch::jit::Value* int_op(torch::jit::Graph& graph, c10::Symbol op, torch::jit::Value* a,
-                          torch::jit::Value* b) {
-  return graph.insert(op, {a, b});
-}
-
 std::vector<torch::jit::Value*> list_elements_as_views(torch::jit::Graph& graph,
                                                        torch::jit::Node* node, size_t count) {
   using namespace c10;
@@ -141,8 +136,8 @@ std::vector<torch::jit::Value*> list_elements_as_views(torch::jit::Graph& graph,
   std::vector<torch::jit::Value*> views;
   auto slices_of_step = [&](torch::jit::Value* step, torch::jit::Value* dim) {
     for (size_t i = 0; i < count; ++i) {
-      torch::jit::Value* start = int_op(graph, aten::mul, step, graph.insertConstant(int64_t(i)));
-      torch::jit::Value* end = int_op(graph, aten::mul, step, graph.insertConstant(int64_t(i + 1)));
+      torch::jit::Value* start = graph.insert(aten::mul, {step, int64_t(i)});
+      torch::jit::Value* end = graph.insert(aten::mul, {step, int64_t(i + 1)});
       views.push_back(graph.insert(aten::slice, {x, dim, start, end, 1}));
     }
   };
@@ -152,8 +147,8 @@ std::vector<torch::jit::Value*> list_elements_as_views(torch::jit::Graph& graph,
     torch::jit::Value* chunks = node->input(1);
     torch::jit::Value* size = graph.insert(aten::size, {x, node->input(2)});
     torch::jit::Value* rounded_up =
-        int_op(graph, aten::sub, int_op(graph, aten::add, size, chunks), graph.insertConstant(1));
-    slices_of_step(int_op(graph, aten::floordiv, rounded_up, chunks), node->input(2));
+        graph.insert(aten::sub, {graph.insert(aten::add, {size, chunks}), 1});
+    slices_of_step(graph.insert(aten::floordiv, {rounded_up, chunks}), node->input(2));
   } else if ((kind == aten::split || kind == aten::unsafe_split) &&
              node->input(1)->type()->kind() == TypeKind::IntType) {
     slices_of_step(node->input(1), node->input(2));

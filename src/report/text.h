@@ -1,5 +1,6 @@
 #pragma once
-// Small text helpers shared by the console and compare writers.
+// Small text helpers shared by the writers and by the messages made from a
+// program's output.
 
 #include <cstdio>
 #include <string>
@@ -20,6 +21,16 @@ inline std::string pad_right(const std::string& text, size_t width) {
 }
 inline std::string pad_left(const std::string& text, size_t width) {
   return text.size() >= width ? text : std::string(width - text.size(), ' ') + text;
+}
+
+/// The last line of `text` that holds more than spaces, without its newline;
+/// "" if there is none.
+inline std::string last_nonempty_line(const std::string& text) {
+  const size_t end = text.find_last_not_of("\n ");
+  if (end == std::string::npos) return "";
+  const size_t newline = text.rfind('\n', end);
+  const size_t begin = newline == std::string::npos ? 0 : newline + 1;
+  return text.substr(begin, end + 1 - begin);
 }
 
 }  // namespace tracebench

@@ -2,6 +2,8 @@
 
 #include <c10/util/Exception.h>
 
+#include "report/text.h"
+
 namespace tracebench {
 
 namespace {
@@ -9,13 +11,6 @@ namespace {
 // The TorchScript interpreter wraps an op's error in a report whose first line
 // says only that an op failed; the op's own message is its last line.
 constexpr const char* kInterpreterPrefix = "The following operation failed in the TorchScript interpreter.";
-
-std::string last_nonempty_line(const std::string& text) {
-  const size_t end = text.find_last_not_of("\n ");
-  if (end == std::string::npos) return "";
-  const size_t start = text.rfind('\n', end);
-  return text.substr(start == std::string::npos ? 0 : start + 1, end - start);
-}
 
 }  // namespace
 

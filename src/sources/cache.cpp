@@ -61,11 +61,11 @@ std::filesystem::path manifest_of(const std::filesystem::path& artifact) {
 
 // The file's content hash, or "missing" when it cannot be read.
 std::string hash_of_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return "missing";
-  std::ostringstream contents;
-  contents << in.rdbuf();
-  return content_hash(contents.str());
+  try {
+    return content_hash(read_file(path));
+  } catch (const UsageError&) {
+    return "missing";
+  }
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "build_config.h"
+#include "report/text.h"
 #include "sources/cache.h"
 #include "sources/script_loader.h"
 #include "sources/subprocess.h"
@@ -28,11 +29,9 @@ std::string shapes_argument(const std::vector<std::vector<int64_t>>& shapes) {
 
 // The exporter prints its own one-line diagnosis last ("error: ..."); for
 // anything else (a crash of the interpreter) the last line is the best clue.
-std::string last_nonempty_line(const std::string& text) {
-  size_t end = text.find_last_not_of("\n ");
-  if (end == std::string::npos) return "no output";
-  size_t start = text.rfind('\n', end);
-  std::string line = text.substr(start == std::string::npos ? 0 : start + 1, end - start);
+std::string exporter_diagnosis(const std::string& output) {
+  const std::string line = last_nonempty_line(output);
+  if (line.empty()) return "no output";
   const std::string prefix = "error: ";
   return line.rfind(prefix, 0) == 0 ? line.substr(prefix.size()) : line;
 }
@@ -89,7 +88,7 @@ std::unique_ptr<Model> load_python_model(const std::filesystem::path& file,
       std::filesystem::remove(partial);
       std::filesystem::remove(manifest);
       throw UsageError("exporting " + class_name + " from " + file.string() +
-                       " failed: " + last_nonempty_line(result.output));
+                       " failed: " + exporter_diagnosis(result.output));
     }
     write_dependency_manifest(archive, files_read_by_export(manifest));
     std::filesystem::remove(manifest);
