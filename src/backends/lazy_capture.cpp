@@ -80,12 +80,10 @@ WholeGraphScope::WholeGraphScope() : saved_trim_size_(FLAGS_torch_lazy_trim_grap
 WholeGraphScope::~WholeGraphScope() { FLAGS_torch_lazy_trim_graph_size = saved_trim_size_; }
 
 void check_no_eager_fallback(const std::map<std::string, int64_t>& before) {
-  for (const auto& [op, count] : eager_fallback_counts()) {
-    auto it = before.find(op);
-    TORCH_CHECK(it != before.end() ? it->second == count : count == 0, "lazy_trace_once: ", op,
-                " has no lazy lowering (eager fallback); the traced region cannot be captured "
-                "as one computation");
-  }
+  const auto fallbacks = fallbacks_since(before);
+  TORCH_CHECK(fallbacks.empty(), "lazy_trace_once: ", fallbacks.begin()->first,
+              " has no lazy lowering (eager fallback); the traced region cannot be captured "
+              "as one computation");
 }
 
 void check_no_sync_since(const CompileCounts& before) {

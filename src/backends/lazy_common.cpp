@@ -1,5 +1,6 @@
 #include "backends/lazy_common.h"
 
+#include "backends/lazy_kernels.h"
 #include "backends/lazy_rewrites.h"
 #include "backends/tracing.h"
 
@@ -18,7 +19,10 @@ namespace tracebench::lazy {
 
 void ensure_lazy_backend() {
   static std::once_flag once;
-  std::call_once(once, [] { torch::lazy::InitTorchScriptBackend(); });
+  std::call_once(once, [] {
+    torch::lazy::InitTorchScriptBackend();
+    register_lazy_kernels();
+  });
   // 1.13's TS backend picks CUDA when LTC_TS_CUDA is set or
   // FLAGS_torch_lazy_ts_cuda is on; this build has no CUDA and the benchmark
   // compares against CPU eager, so insist on the CPU.
@@ -64,9 +68,9 @@ std::vector<at::Tensor> lift_tensor_constants(torch::jit::Graph& graph, size_t p
   return lifted;
 }
 
-// Factory ops in a trace carry the device they ran on as a constant: make
-// them create lazy tensors instead of CPU ones.
-void redirect_cpu_device_constants(torch::jit::Graph& graph) {
+}  // namespace
+
+void redirect_device_constants(torch::jit::Graph& graph, c10::DeviceType from, c10::Device to) {
   for (auto it = graph.nodes().begin(); it != graph.nodes().end();) {
     torch::jit::Node* node = *it;
     ++it;
@@ -75,15 +79,13 @@ void redirect_cpu_device_constants(torch::jit::Graph& graph) {
       continue;
     }
     auto value = torch::jit::toIValue(node->output());
-    if (!value || !value->isDevice() || value->toDevice().type() != c10::kCPU) continue;
+    if (!value || !value->isDevice() || value->toDevice().type() != from) continue;
     torch::jit::WithInsertPoint guard(node);
-    torch::jit::Value* lazy = graph.insertConstant(c10::IValue(lazy_device()));
-    node->output()->replaceAllUsesWith(lazy);
+    torch::jit::Value* replacement = graph.insertConstant(c10::IValue(to));
+    node->output()->replaceAllUsesWith(replacement);
     node->destroy();
   }
 }
-
-}  // namespace
 
 ParameterizedGraph trace_with_parameter_inputs(Model& model,
                                                const std::vector<c10::IValue>& inputs,
@@ -93,8 +95,8 @@ ParameterizedGraph trace_with_parameter_inputs(Model& model,
   const size_t resident_count = tensors.size();
   auto graph = trace_with_tensor_inputs(model, inputs);
   auto lifted = lift_tensor_constants(*graph, resident_count);
-  redirect_cpu_device_constants(*graph);
-  use_lazy_lowerable_ops(*graph, mode, lazy_device());
+  redirect_device_constants(*graph, c10::kCPU, lazy_device());
+  use_lazy_lowerable_ops(*graph, mode);
   if (mode == Mode::kTraining) give_convolutions_a_zero_bias(*graph);
   torch::jit::EliminateDeadCode(graph);
   for (auto& tensor : lifted) tensors.push_back(tensor);
@@ -198,6 +200,16 @@ std::map<std::string, int64_t> eager_fallback_counts() {
     if (auto* counter = torch::lazy::GetCounter(name)) counts[name] = counter->Value();
   }
   return counts;
+}
+
+std::map<std::string, int64_t> fallbacks_since(const std::map<std::string, int64_t>& before) {
+  std::map<std::string, int64_t> since;
+  for (const auto& [op, count] : eager_fallback_counts()) {
+    auto it = before.find(op);
+    const int64_t delta = count - (it == before.end() ? 0 : it->second);
+    if (delta > 0) since[op] = delta;
+  }
+  return since;
 }
 
 CompileCounts CompileCounts::now() {

@@ -55,6 +55,10 @@ ParameterizedGraph trace_with_parameter_inputs(Model& model,
                                                const std::vector<c10::IValue>& inputs,
                                                Mode mode = Mode::kInference);
 
+/// Factory ops in a trace carry the device they ran on as a constant: points
+/// every device constant of type `from` at `to` instead (top-level nodes).
+void redirect_device_constants(torch::jit::Graph& graph, c10::DeviceType from, c10::Device to);
+
 /// A traced forward pass whose resident tensors live on the lazy device.
 /// record() interprets the graph with lazy tensors, which records lazy IR.
 class LazyProgram {
@@ -97,6 +101,9 @@ c10::IValue unflatten_tensors(const c10::IValue& like, const std::vector<at::Ten
 /// LTC's per-op eager-fallback counters ("aten::<op>": ops without a lazy
 /// lowering that ran on the CPU instead), name -> count.
 std::map<std::string, int64_t> eager_fallback_counts();
+/// The ops that fell back since `before` (an eager_fallback_counts()
+/// snapshot), each with how many times.
+std::map<std::string, int64_t> fallbacks_since(const std::map<std::string, int64_t>& before);
 
 /// Process-wide LTC compile counters (torch::lazy metrics).
 struct CompileCounts {

@@ -124,100 +124,10 @@ void lower_with_equivalents(torch::jit::Graph& graph, Mode mode) {
   if (mode == Mode::kInference) replace_hard_activations(graph);
 }
 
-// Ops returning a list of views (chunk, split, unbind): LTC 1.13's eager
-// fallback hands their results back as CPU tensors, and the next lazy op
-// aborts the process ("Input tensor is not a lazy tensor"). Where the list is
-// only unpacked, each element becomes the slice (or select) it is, which LTC
-// lowers as a view.
-std::vector<torch::jit::Value*> list_elements_as_views(torch::jit::Graph& graph,
-                                                       torch::jit::Node* node, size_t count) {
-  using namespace c10;
-  torch::jit::Value* x = node->input(0);
-  std::vector<torch::jit::Value*> views;
-  auto slices_of_step = [&](torch::jit::Value* step, torch::jit::Value* dim) {
-    for (size_t i = 0; i < count; ++i) {
-      torch::jit::Value* start = graph.insert(aten::mul, {step, int64_t(i)});
-      torch::jit::Value* end = graph.insert(aten::mul, {step, int64_t(i + 1)});
-      views.push_back(graph.insert(aten::slice, {x, dim, start, end, 1}));
-    }
-  };
-  const Symbol kind = node->kind();
-  if (kind == aten::chunk || kind == aten::unsafe_chunk) {
-    // ceil(size / chunks), as chunk computes it
-    torch::jit::Value* chunks = node->input(1);
-    torch::jit::Value* size = graph.insert(aten::size, {x, node->input(2)});
-    torch::jit::Value* rounded_up =
-        graph.insert(aten::sub, {graph.insert(aten::add, {size, chunks}), 1});
-    slices_of_step(graph.insert(aten::floordiv, {rounded_up, chunks}), node->input(2));
-  } else if ((kind == aten::split || kind == aten::unsafe_split) &&
-             node->input(1)->type()->kind() == TypeKind::IntType) {
-    slices_of_step(node->input(1), node->input(2));
-  } else if (kind == aten::split || kind == aten::split_with_sizes ||
-             kind == aten::unsafe_split_with_sizes) {
-    auto sizes = torch::jit::toIValue(node->input(1));
-    if (!sizes || !sizes->isIntList() || sizes->toIntList().size() != count) return {};
-    int64_t start = 0;
-    for (int64_t size : sizes->toIntList()) {
-      views.push_back(graph.insert(aten::slice, {x, node->input(2), start, start + size, 1}));
-      start += size;
-    }
-  } else if (kind == aten::unbind) {
-    for (size_t i = 0; i < count; ++i) {
-      views.push_back(graph.insert(aten::select, {x, node->input(1), int64_t(i)}));
-    }
-  }
-  return views;
-}
-
-void unpack_views_as_slices(torch::jit::Graph& graph) {
-  for (auto it = graph.nodes().begin(); it != graph.nodes().end();) {
-    torch::jit::Node* node = *it;
-    ++it;
-    if (node->outputs().size() != 1 || node->output()->uses().size() != 1) continue;
-    torch::jit::Node* unpack = node->output()->uses()[0].user;
-    if (unpack->kind() != c10::prim::ListUnpack) continue;
-    torch::jit::WithInsertPoint guard(node);
-    const auto views = list_elements_as_views(graph, node, unpack->outputs().size());
-    if (views.empty()) continue;
-    for (size_t i = 0; i < views.size(); ++i) {
-      views[i]->setType(unpack->output(i)->type());
-      unpack->output(i)->replaceAllUsesWith(views[i]);
-    }
-    if (it != graph.nodes().end() && *it == unpack) ++it;
-    unpack->destroy();
-    node->destroy();
-  }
-}
-
-// What remains of list-returning ops (an eager fallback's CPU elements): each
-// element read from the list is moved to `device`, where it belongs. A no-op
-// for an element already there.
-void keep_list_elements_on(torch::jit::Graph& graph, c10::Device device) {
-  for (torch::jit::Node* node : graph.nodes()) {
-    if (node->kind() == c10::prim::ListConstruct || node->outputs().size() != 1) continue;
-    const auto list = node->output()->type()->cast<c10::ListType>();
-    if (!list || !list->getElementType()->isSubtypeOf(*c10::TensorType::get())) continue;
-    for (const auto& use : node->output()->uses()) {
-      if (use.user->kind() != c10::prim::ListUnpack && use.user->kind() != c10::aten::__getitem__) {
-        continue;
-      }
-      for (torch::jit::Value* element : use.user->outputs()) {
-        torch::jit::WithInsertPoint guard(use.user->next());
-        torch::jit::Value* moved = graph.insert(c10::aten::to, {element, graph.insertConstant(device)});
-        moved->setType(element->type());
-        element->replaceAllUsesWith(moved);
-        moved->node()->replaceInput(0, element);
-      }
-    }
-  }
-}
-
 }  // namespace
 
-void use_lazy_lowerable_ops(torch::jit::Graph& graph, Mode mode, c10::Device device) {
+void use_lazy_lowerable_ops(torch::jit::Graph& graph, Mode mode) {
   lower_with_equivalents(graph, mode);
-  unpack_views_as_slices(graph);
-  keep_list_elements_on(graph, device);
 }
 
 // LTC 1.13 cannot differentiate aten::convolution without a bias: the shape

@@ -10,8 +10,9 @@
 
 namespace tracebench::lazy {
 
-/// Every rewrite below, for a graph that will run on `device` in `mode`.
-void use_lazy_lowerable_ops(torch::jit::Graph& graph, Mode mode, c10::Device device);
+/// Every rewrite below, for a graph that will run in `mode`. (Ops whose
+/// eager fallback is wrong get kernels instead: lazy_kernels.h.)
+void use_lazy_lowerable_ops(torch::jit::Graph& graph, Mode mode);
 
 /// LTC 1.13 cannot differentiate aten::convolution without a bias; gives
 /// each one a zero bias (training graphs only).

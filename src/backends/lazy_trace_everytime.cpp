@@ -9,6 +9,7 @@
 
 #include "backends/builtin.h"
 #include "backends/lazy_common.h"
+#include "backends/lazy_segments.h"
 #include "backends/lazy_training.h"
 #include "tracebench/error.h"
 
@@ -29,9 +30,8 @@ class SyncedCalls {
     if (calls_ == 0) fallbacks_before = lazy::eager_fallback_counts();
     c10::IValue recorded = record();
     if (calls_ == 0) {
-      for (const auto& [op, count] : lazy::eager_fallback_counts()) {
-        auto it = fallbacks_before.find(op);
-        fallbacks_per_call_ += count - (it == fallbacks_before.end() ? 0 : it->second);
+      for (const auto& [op, count] : lazy::fallbacks_since(fallbacks_before)) {
+        fallbacks_per_call_ += count;
       }
     }
     lazy::mark_step();
@@ -108,8 +108,18 @@ class LazyTraceEverytimeBackend final : public Backend {
       throw UsageError("lazy_trace_everytime trains through compile_training_step only");
     }
     lazy::ensure_lazy_backend();
-    return std::make_unique<LazyTraceEverytimeModel>(
-        lazy::LazyProgram(lazy::trace_with_parameter_inputs(model, options.example_inputs)));
+    auto traced = lazy::trace_with_parameter_inputs(model, options.example_inputs);
+    auto record_every_call = [](lazy::ParameterizedGraph graph, const std::vector<c10::IValue>&) {
+      return std::make_unique<LazyTraceEverytimeModel>(lazy::LazyProgram(std::move(graph)));
+    };
+    // Ops LTC runs as eager fallbacks stay in the recorded graph (LTC splits
+    // it itself, as for any user of it); only what LTC cannot run at all (a
+    // nested tensor) runs on the CPU between segments.
+    const auto off_graph = lazy::nodes_off_the_lazy_graph(traced, options.example_inputs,
+                                                          lazy::BreakAt::kWhereLazyFails);
+    if (off_graph.empty()) return record_every_call(std::move(traced), {});
+    return lazy::compile_in_segments(std::move(traced), off_graph, options.example_inputs,
+                                     record_every_call);
   }
   std::unique_ptr<CompiledTrainingStep> compile_training_step(
       Model& model, const CompileOptions& options, const TrainingRecipe& recipe) override {

@@ -6,7 +6,9 @@
 // call then transfers only the inputs, executes the computation and fetches
 // the results: no IR, no hashing, no cache lookup. If an input's shape, dtype
 // or a non-tensor input differs from every captured signature, the model is
-// traced again for it (counted as a retrace).
+// traced again for it (counted as a retrace). Where an op falls back to eager
+// or syncs mid-way, the forward pass is captured in segments around it
+// (lazy_segments.h), each replayed as above.
 //
 // Training: a whole iteration (forward, loss, backward, SGD step) is one
 // computation over the resident state (parameters, buffers, gradients) and the
@@ -21,6 +23,7 @@
 #include "backends/lazy_capture.h"
 #include "backends/lazy_common.h"
 #include "backends/lazy_frozen.h"
+#include "backends/lazy_segments.h"
 #include "backends/lazy_training.h"
 #include "tracebench/error.h"
 
@@ -316,16 +319,21 @@ class LazyTraceOnceBackend final : public Backend {
       throw UsageError("lazy_trace_once trains through compile_training_step only");
     }
     lazy::ensure_lazy_backend();
-    auto compiled = std::make_unique<LazyTraceOnceModel>(
-        lazy::LazyProgram(lazy::trace_with_parameter_inputs(model, options.example_inputs)),
-        freeze_);
-    compiled->capture(options.example_inputs);
-    return compiled;
+    auto traced = lazy::trace_with_parameter_inputs(model, options.example_inputs);
+    const auto off_graph = lazy::nodes_off_the_lazy_graph(traced, options.example_inputs,
+                                                          lazy::BreakAt::kEveryEagerOp);
+    if (off_graph.empty()) return capture(std::move(traced), options.example_inputs);
+    return lazy::compile_in_segments(
+        std::move(traced), off_graph, options.example_inputs,
+        [this](lazy::ParameterizedGraph segment, const std::vector<c10::IValue>& example) {
+          return capture(std::move(segment), example);
+        });
   }
   std::unique_ptr<CompiledTrainingStep> compile_training_step(
       Model& model, const CompileOptions& options, const TrainingRecipe& recipe) override {
-    // Replaying one captured step repeats its scalar constants; Adam's bias
-    // corrections change with the step count, so a replay would be wrong.
+    // Training is captured whole (no segments around eager ops). Replaying one
+    // captured step repeats its scalar constants; Adam's bias corrections
+    // change with the step count, so a replay would be wrong.
     if (recipe.optimizer_name != "sgd") {
       throw UsageError("lazy_trace_once trains with --optimizer sgd only (a replayed step "
                        "would repeat " + recipe.optimizer_name +
@@ -336,6 +344,13 @@ class LazyTraceOnceBackend final : public Backend {
   }
 
  private:
+  std::unique_ptr<CompiledModel> capture(lazy::ParameterizedGraph traced,
+                                         const std::vector<c10::IValue>& example) const {
+    auto compiled = std::make_unique<LazyTraceOnceModel>(lazy::LazyProgram(std::move(traced)), freeze_);
+    compiled->capture(example);
+    return compiled;
+  }
+
   bool freeze_;
 };
 

@@ -4,9 +4,7 @@
 // forward, sibling imports, scripted control flow, C++ models that create
 // tensors). Each model runs through the real binary in --performance and
 // --accuracy; every backend must get a row that is `pass`, or `unsupported`
-// with its reason. A crash, a fail_to_run or a missing row fails the test,
-// except the known gaps listed in kKnownGaps, which must fail exactly as
-// listed (so a fix, or a new way to fail, shows here and the table shrinks).
+// with its reason. A crash, a fail_to_run or a missing row fails the test.
 
 #include <gtest/gtest.h>
 
@@ -14,7 +12,6 @@
 #include <fstream>
 #include <map>
 #include <regex>
-#include <set>
 
 #include "backends/registry.h"
 #include "report/csv_reader.h"
@@ -57,40 +54,6 @@ const std::vector<CorpusModel> kCorpus = {
     {"local_header_model.cpp", "LocalHeaderModel"},
     {"scripted_control_flow.pt", "ScriptedGate"},  // made by scripted_control_flow.py
 };
-
-// The lazy backends' open gaps on LTC 1.13 (issue "Any model a user brings"),
-// each with the status it has today and why. Every other row must pass.
-struct KnownGap {
-  std::string class_name;
-  std::vector<std::string> backends;
-  std::string status;
-  std::string why;
-};
-const std::vector<std::string> kAllLazy = {"lazy_trace_everytime", "lazy_trace_once",
-                                           "lazy_trace_once_unfrozen"};
-const std::vector<std::string> kTraceOnce = {"lazy_trace_once", "lazy_trace_once_unfrozen"};
-const std::vector<KnownGap> kKnownGaps = {
-    {"LSTMTagger", kAllLazy, "crash", "aten::lstm's eager fallback hands back CPU tensors"},
-    {"GRUSeq2Seq", kAllLazy, "crash", "aten::gru's eager fallback hands back CPU tensors"},
-    {"TransformerSeq2Seq", kTraceOnce, "fail_to_run", "split_with_sizes_copy falls back"},
-    {"KeywordInputsModel", kAllLazy, "fail_to_run", "nested-tensor encoder fast path"},
-    {"PaddingMaskEncoder", kAllLazy, "fail_to_run", "nested-tensor encoder fast path"},
-    {"MoERouting", kAllLazy, "fail_to_run", "aten::index's fallback leaves self on the CPU"},
-    {"SwinWrapper", kAllLazy, "fail_to_run", "aten::index's fallback leaves self on the CPU"},
-    {"EmbeddingBagClassifier", kTraceOnce, "fail_to_run", "embedding_bag falls back"},
-    {"ViTWrapper", kTraceOnce, "fail_to_run", "_native_multi_head_attention falls back"},
-};
-
-// The status a known gap has today, or "" where the row must pass.
-std::string known_gap(const std::string& class_name, const std::string& backend) {
-  for (const auto& gap : kKnownGaps) {
-    if (gap.class_name != class_name) continue;
-    for (const auto& listed : gap.backends) {
-      if (listed == backend) return gap.status;
-    }
-  }
-  return "";
-}
 
 std::string builtin_backends() {
   std::string joined;
@@ -150,9 +113,7 @@ class UserModelCorpus : public ::testing::TestWithParam<CorpusModel> {
       auto it = rows.find(backend);
       ASSERT_NE(it, rows.end()) << "no row for " << backend << "\n" << result.output;
       const auto& [status, detail] = it->second;
-      if (const std::string gap = known_gap(model.class_name, backend); !gap.empty()) {
-        EXPECT_EQ(status, gap) << backend << " (a known gap; update kKnownGaps): " << detail;
-      } else if (status == "unsupported") {
+      if (status == "unsupported") {
         EXPECT_FALSE(detail.empty()) << backend << ": unsupported without a reason";
       } else {
         EXPECT_EQ(status, "pass") << backend << ": " << detail;

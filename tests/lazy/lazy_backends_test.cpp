@@ -282,16 +282,10 @@ TEST_F(ScriptedLazyTest, TraceOnceRetracesOnShapeChange) {
 // Transformer-style ops of the zoo's BERT/ViT (embedding of integer token ids,
 // a mask from `tokens > 0`, masked_fill, softmax, layer_norm, gelu) in a
 // TorchScript archive: both backends should match eager on fresh token ids.
-// DISABLED: in LibTorch 1.13.1 this aborts the process (glog CHECK "Input
-// tensor is not a lazy tensor: CPUFloatType" in torch::lazy::GetLtcTensor,
-// reached from GetLtcTensorOrCreateForWrappedNumber under masked_fill.Scalar)
-// while lazy_trace_everytime records the forward pass. With masked_fill
-// rewritten to where(), the same CHECK fires in the next bmm instead: some
-// value reaching the lazy kernels is a plain CPU float tensor. It needs the
-// token-derived broadcast mask together with matmuls of chunked projections;
-// each op alone works. Root cause not isolated (LTC 1.13 or the interpreter
-// route); until it is, models like BERT can abort a run with these backends.
-TEST_F(ScriptedLazyTest, DISABLED_TinyEncoderWithIntegerInputs) {
+// This once aborted the process (glog CHECK "Input tensor is not a lazy
+// tensor: CPUFloatType"): LTC 1.13's fallback for the split_copy behind
+// `chunk` returned CPU tensors. lazy_kernels.cpp gives it a lazy kernel.
+TEST_F(ScriptedLazyTest, TinyEncoderWithIntegerInputs) {
   torch::jit::Module module("TinyEncoder");
   module.register_parameter("embedding", torch::randn({50, 16}), false);
   module.register_parameter("qkv", torch::randn({16, 48}) * 0.1, false);
@@ -324,30 +318,57 @@ TEST_F(ScriptedLazyTest, DISABLED_TinyEncoderWithIntegerInputs) {
 }
 
 // An op without a lazy lowering (fft runs as an eager fallback on the CPU):
-// trace-every-time still gives eager's results (the fallback splits the graph),
-// trace-once must refuse rather than replay a computation that would treat the
-// fallback's result as a constant.
-TEST_F(ScriptedLazyTest, TraceOnceRefusesEagerFallback) {
+// trace-every-time gives eager's results (the fallback splits the graph);
+// trace-once captures the lazy ops around it as segments, runs the fft
+// eagerly between them, and counts the break.
+TEST_F(ScriptedLazyTest, TraceOnceCapturesSegmentsAroundAnEagerFallback) {
   torch::jit::Module module("WithFft");
   module.register_parameter("weight", torch::randn({10}), /*is_buffer=*/false);
   module.define(R"(
     def forward(self, x):
-        return torch.fft_fft(x * self.weight).abs() + 1.0
+        y = torch.fft_fft(x * self.weight).abs()
+        return torch.relu(y - 1.0) * self.weight
   )");
   const auto path = dir_ / "with_fft.pt";
   module.save(path.string());
   auto model = load_torchscript_model(path, "WithFft");
   prepare(*model);
-  auto every = compile("lazy_trace_everytime", *model, inputs_);
-  for (int call = 0; call < 2; ++call) {
-    auto inputs = fresh_like(inputs_);
-    expect_close(every->run(inputs), model->forward(inputs), "fft, trace every time");
+  for (const std::string backend : {"lazy_trace_everytime", "lazy_trace_once"}) {
+    auto compiled = compile(backend, *model, inputs_);
+    for (int call = 0; call < 3; ++call) {
+      auto inputs = fresh_like(inputs_);
+      expect_close(compiled->run(inputs), model->forward(inputs), backend);
+    }
   }
+  auto once = compile("lazy_trace_once", *model, inputs_);
+  EXPECT_GE(counter(*once, "graph_breaks"), 1);
+  EXPECT_EQ(counter(*once, "lazy_segments"), counter(*once, "graph_breaks") + 1);
+  once->run(fresh_like(inputs_));
+  EXPECT_EQ(counter(*once, "retraces"), 0);
+}
+
+// Values cross a graph break as copies, so a write through a view of a
+// tensor made before the break cannot reach that tensor: trace-once refuses
+// it by name rather than return a result that misses the write.
+TEST_F(ScriptedLazyTest, TraceOnceRefusesAWriteThroughAViewAcrossABreak) {
+  torch::jit::Module module("WritesAView");
+  module.register_parameter("weight", torch::randn({10}), /*is_buffer=*/false);
+  module.define(R"(
+    def forward(self, x):
+        out = torch.zeros_like(x)
+        first_row = out[0]
+        first_row.copy_(torch.fft_fft(x[0] * self.weight).abs())
+        return out + 1.0
+  )");
+  const auto path = dir_ / "writes_a_view.pt";
+  module.save(path.string());
+  auto model = load_torchscript_model(path, "WritesAView");
+  prepare(*model);
   try {
     compile("lazy_trace_once", *model, inputs_);
-    FAIL() << "lazy_trace_once accepted a forward pass with an eager fallback";
+    FAIL() << "lazy_trace_once accepted a write through a view across a graph break";
   } catch (const c10::Error& error) {
-    EXPECT_NE(std::string(error.what()).find("eager fallback"), std::string::npos)
+    EXPECT_NE(std::string(error.what()).find("across the break"), std::string::npos)
         << error.what();
   }
 }

@@ -1,0 +1,356 @@
+#include "backends/lazy_segments.h"
+
+#include <torch/csrc/jit/runtime/interpreter.h>
+
+#include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "backends/graph_cut.h"
+#include "backends/lazy_capture.h"
+#include "backends/lazy_training.h"
+
+namespace tracebench::lazy {
+
+namespace {
+
+using torch::jit::Node;
+using torch::jit::Value;
+
+// Runs a piece's graph on `arguments`; returns the elements of its tuple.
+std::vector<c10::IValue> run_piece(const torch::jit::Code& code,
+                                   std::vector<c10::IValue> arguments) {
+  torch::jit::InterpreterState(code).run(arguments);
+  TORCH_INTERNAL_ASSERT(arguments.size() == 1);
+  return arguments.front().toTupleRef().elements().vec();
+}
+
+bool is_packing(const Node* node) {
+  return node->kind() == c10::prim::ListConstruct || node->kind() == c10::prim::TupleConstruct;
+}
+bool is_unpacking(const Node* node) {
+  return node->kind() == c10::prim::ListUnpack || node->kind() == c10::prim::TupleUnpack ||
+         node->kind() == c10::prim::TupleIndex || node->kind() == c10::aten::__getitem__;
+}
+
+bool holds_nested_tensor(const c10::IValue& value) {
+  std::vector<at::Tensor> tensors;
+  flatten_tensors(value, tensors);
+  for (const auto& tensor : tensors) {
+    if (tensor.is_nested()) return true;
+  }
+  return false;
+}
+
+c10::IValue lazy_copy_of(const c10::IValue& value) {
+  std::vector<at::Tensor> tensors;
+  flatten_tensors(value, tensors);
+  for (auto& tensor : tensors) tensor = to_lazy_data(tensor);
+  size_t next = 0;
+  return unflatten_tensors(value, tensors, next);
+}
+
+// A list or tuple built only for eager nodes is built on the CPU right before
+// them, and one an eager node returns is unpacked right after it: lazy
+// segments then exchange plain tensors and scalars with the eager steps.
+void keep_packing_with(std::unordered_set<Node*>& eager) {
+  for (Node* node : std::vector<Node*>(eager.begin(), eager.end())) {
+    for (Value* input : node->inputs()) {
+      Node* producer = input->node();
+      if (!is_packing(producer) || eager.count(producer)) continue;
+      bool only_eager_users = true;
+      for (const auto& use : input->uses()) only_eager_users &= eager.count(use.user) > 0;
+      if (!only_eager_users) continue;
+      producer->moveBefore(node);
+      eager.insert(producer);
+    }
+    for (Value* output : node->outputs()) {
+      for (const auto& use : std::vector<torch::jit::Use>(output->uses())) {
+        if (!is_unpacking(use.user) || eager.count(use.user)) continue;
+        use.user->moveAfter(node);
+        eager.insert(use.user);
+      }
+    }
+  }
+}
+
+// Consecutive top-level nodes that run the same way; constants belong to no
+// run (each piece copies those it reads).
+struct Run {
+  bool eager;
+  std::vector<Node*> nodes;
+};
+
+std::vector<Run> runs_of(torch::jit::Graph& graph, const std::unordered_set<Node*>& eager) {
+  std::vector<Run> runs;
+  for (Node* node : graph.nodes()) {
+    if (node->kind() == c10::prim::Constant) continue;
+    const bool is_eager = eager.count(node) > 0;
+    if (runs.empty() || runs.back().eager != is_eager) runs.push_back({is_eager, {}});
+    runs.back().nodes.push_back(node);
+  }
+  return runs;
+}
+
+// What `value` is a view of: the first input of the op that made it, as
+// long as that op's schema says its result aliases that input (slice,
+// select, view, transpose, an in-place op's result), else `value` itself.
+const Value* view_base(const Value* value) {
+  while (true) {
+    const Node* node = value->node();
+    const c10::FunctionSchema* schema = node->maybeSchema();
+    if (!schema || node->inputs().empty() || schema->arguments().empty() ||
+        value->offset() >= schema->returns().size()) {
+      return value;
+    }
+    const c10::AliasInfo* returned = schema->returns()[value->offset()].alias_info();
+    const c10::AliasInfo* first = schema->arguments()[0].alias_info();
+    if (!returned || !first || returned->beforeSets() != first->beforeSets()) return value;
+    value = node->input(0);
+  }
+}
+
+// Positions of the piece's inputs that one of its ops writes in place
+// (directly or through a view): a lazy segment writes a copy, so it returns
+// them; an eager step writes the tensor itself, so it gets a copy of its own.
+std::vector<size_t> inputs_written(const torch::jit::Graph& graph) {
+  std::vector<size_t> written;
+  for (const Node* node : graph.nodes()) {
+    const c10::FunctionSchema* schema = node->maybeSchema();
+    if (!schema) continue;
+    for (size_t i = 0; i < schema->arguments().size() && i < node->inputs().size(); ++i) {
+      const c10::AliasInfo* alias = schema->arguments()[i].alias_info();
+      if (!alias || !alias->isWrite()) continue;
+      const Value* base = view_base(node->input(i));
+      for (size_t j = 0; j < graph.inputs().size(); ++j) {
+        if (graph.inputs()[j] == base &&
+            std::find(written.begin(), written.end(), j) == written.end()) {
+          written.push_back(j);
+        }
+      }
+    }
+  }
+  return written;
+}
+
+// A step's inputs cross the break as copies, and a step that writes one in
+// place hands the written copy on in its slot. Anything else made before the
+// step that is a view of the same tensor (the base of a view written
+// through, another view of it) would miss the write: refused.
+void check_written_value_is_unaliased(const Value* value, const std::vector<Node*>& step) {
+  const Node* first = step.front();
+  const Value* base = view_base(value);
+  auto made_before_step = [&](const Value* other) {
+    return other->node()->kind() == c10::prim::Param || other->node()->isBefore(first);
+  };
+  for (const Node* node = first; node != nullptr; node = node->next()) {
+    for (const Value* input : node->inputs()) {
+      TORCH_CHECK(input == value || !made_before_step(input) || view_base(input) != base,
+                  "lazy_trace_once: a tensor written in place after a graph break is a view "
+                  "shared with another value across the break (not supported); use "
+                  "lazy_trace_everytime");
+    }
+    if (node->kind() == c10::prim::Return) break;
+  }
+}
+
+// One segment or eager step, reading and writing slots of the call's values.
+struct Step {
+  std::unique_ptr<CompiledModel> lazy;      // a captured lazy segment, or
+  std::unique_ptr<torch::jit::Code> eager;  // ops run on the CPU
+  std::vector<size_t> reads;                // slots passed in (lazy: not resident)
+  std::vector<size_t> writes;               // slots of the tuple's elements
+  std::vector<size_t> written_in_place;     // slots the step modifies
+};
+
+class SegmentedModel final : public CompiledModel {
+ public:
+  explicit SegmentedModel(std::vector<at::Tensor> resident) : resident_(std::move(resident)) {}
+
+  c10::IValue run(const std::vector<c10::IValue>& inputs) override {
+    std::vector<c10::IValue> slots(slot_count_);
+    std::copy(resident_.begin(), resident_.end(), slots.begin());
+    std::copy(inputs.begin(), inputs.end(), slots.begin() + resident_.size());
+    for (const Step& step : steps_) run_step(step, slots);
+    return slots.at(result_slot_);
+  }
+
+  std::map<std::string, double> counters() const override {
+    std::map<std::string, double> summed;
+    double segments = 0;
+    for (const Step& step : steps_) {
+      if (!step.lazy) continue;
+      ++segments;
+      for (const auto& [name, value] : step.lazy->counters()) summed[name] += value;
+    }
+    summed["lazy_segments"] = segments;
+    summed["graph_breaks"] = static_cast<double>(steps_.size()) - segments;
+    return summed;
+  }
+
+  /// Adds `step` and runs it on `slots` (the example call that compile makes).
+  void add_step(Step step, std::vector<c10::IValue>& slots) {
+    run_step(step, slots);
+    steps_.push_back(std::move(step));
+  }
+
+  size_t new_slot() { return slot_count_++; }
+  void set_result_slot(size_t slot) { result_slot_ = slot; }
+
+ private:
+  static void run_step(const Step& step, std::vector<c10::IValue>& slots) {
+    if (step.eager) {
+      for (size_t slot : step.written_in_place) slots[slot] = slots[slot].toTensor().clone();
+    }
+    std::vector<c10::IValue> arguments;
+    arguments.reserve(step.reads.size());
+    for (size_t slot : step.reads) arguments.push_back(slots[slot]);
+    std::vector<c10::IValue> results =
+        step.lazy ? step.lazy->run(arguments).toTupleRef().elements().vec()
+                  : run_piece(*step.eager, std::move(arguments));
+    for (size_t i = 0; i < step.writes.size(); ++i) slots[step.writes[i]] = results[i];
+    if (step.lazy) {
+      for (size_t i = 0; i < step.written_in_place.size(); ++i) {
+        slots[step.written_in_place[i]] = results[step.writes.size() + i];
+      }
+    }
+  }
+
+  std::vector<at::Tensor> resident_;  // on the CPU, for eager steps
+  size_t slot_count_ = 0;
+  size_t result_slot_ = 0;
+  std::vector<Step> steps_;
+};
+
+}  // namespace
+
+std::vector<Node*> nodes_off_the_lazy_graph(const ParameterizedGraph& traced,
+                                            const std::vector<c10::IValue>& inputs,
+                                            BreakAt break_at) {
+  torch::NoGradGuard no_grad;
+  WholeGraphScope whole_graph;
+  const auto& graph_inputs = traced.graph->inputs();
+  std::unordered_map<const Value*, c10::IValue> values;
+  for (size_t i = 0; i < traced.resident.size(); ++i) {
+    values[graph_inputs[i]] = to_lazy_data(traced.resident[i]);
+  }
+  const auto lazy_inputs = to_lazy(inputs);
+  for (size_t i = 0; i < lazy_inputs.size(); ++i) {
+    values[graph_inputs[traced.resident.size() + i]] = lazy_inputs[i];
+  }
+  std::vector<Node*> off_graph;
+  for (Node* node : traced.graph->nodes()) {
+    if (node->kind() == c10::prim::Constant) continue;
+    GraphPiece piece = cut_piece({node});
+    std::vector<c10::IValue> arguments;
+    bool on_cpu = false;
+    for (const Value* input : piece.inputs) {
+      arguments.push_back(values.at(input));
+      on_cpu = on_cpu || holds_nested_tensor(arguments.back());
+    }
+    std::vector<c10::IValue> results;
+    if (!on_cpu) {
+      const auto fallbacks_before = eager_fallback_counts();
+      const auto compiles_before = CompileCounts::now();
+      try {
+        results = run_piece(torch::jit::Code(piece.graph, "tracebench_lazy_probe"), arguments);
+      } catch (const c10::Error&) {
+        on_cpu = true;  // LTC cannot run it at all (a nested tensor, say)
+      }
+      const auto compiles = CompileCounts::now() - compiles_before;
+      const bool left_the_graph =
+          !fallbacks_since(fallbacks_before).empty() || compiles.cached + compiles.uncached > 0;
+      if (!on_cpu && break_at == BreakAt::kEveryEagerOp && left_the_graph) {
+        off_graph.push_back(node);
+      }
+    }
+    if (on_cpu) {
+      off_graph.push_back(node);
+      redirect_device_constants(*piece.graph, c10::kLazy, c10::Device(c10::kCPU));
+      for (auto& argument : arguments) argument = to_cpu(argument);
+      results = run_piece(torch::jit::Code(piece.graph, "tracebench_cpu_probe"), arguments);
+      for (auto& result : results) {
+        if (!holds_nested_tensor(result)) result = lazy_copy_of(result);
+      }
+    }
+    for (size_t i = 0; i < results.size(); ++i) values[piece.outputs[i]] = results[i];
+  }
+  return off_graph;
+}
+
+std::unique_ptr<CompiledModel> compile_in_segments(ParameterizedGraph traced,
+                                                   const std::vector<Node*>& off_graph,
+                                                   const std::vector<c10::IValue>& example_inputs,
+                                                   const SegmentCompiler& compile_segment) {
+  torch::jit::Graph& graph = *traced.graph;
+  std::unordered_set<Node*> eager(off_graph.begin(), off_graph.end());
+  keep_packing_with(eager);
+
+  auto model = std::make_unique<SegmentedModel>(traced.resident);
+  std::unordered_map<const Value*, size_t> slot_of;
+  std::vector<c10::IValue> slots;  // the example call's values
+  for (size_t i = 0; i < graph.inputs().size(); ++i) {
+    slot_of[graph.inputs()[i]] = model->new_slot();
+    slots.push_back(i < traced.resident.size()
+                        ? c10::IValue(traced.resident[i])
+                        : example_inputs[i - traced.resident.size()]);
+  }
+  const size_t resident_count = traced.resident.size();
+  auto is_resident = [&](const Value* value) {
+    auto it = slot_of.find(value);
+    return it != slot_of.end() && it->second < resident_count;
+  };
+
+  for (const Run& run : runs_of(graph, eager)) {
+    GraphPiece piece = cut_piece(run.nodes, is_resident);
+    const std::vector<size_t> written = inputs_written(*piece.graph);
+    Step step;
+    for (Value* output : piece.outputs) {
+      step.writes.push_back(model->new_slot());
+      slot_of[output] = step.writes.back();
+      slots.emplace_back();
+    }
+    for (size_t i : written) {
+      TORCH_CHECK(!is_resident(piece.inputs[i]) || run.eager,
+                  "lazy_trace_once: a lazy segment writes a model tensor in place");
+      check_written_value_is_unaliased(piece.inputs[i], run.nodes);
+      step.written_in_place.push_back(slot_of.at(piece.inputs[i]));
+    }
+    if (run.eager) {
+      redirect_device_constants(*piece.graph, c10::kLazy, c10::Device(c10::kCPU));
+      for (const Value* input : piece.inputs) step.reads.push_back(slot_of.at(input));
+      step.eager = std::make_unique<torch::jit::Code>(piece.graph, "tracebench_eager_step");
+      model->add_step(std::move(step), slots);
+      continue;
+    }
+    // A lazy segment: its resident inputs lead, and live on the lazy device.
+    ParameterizedGraph segment{piece.graph, {}};
+    std::vector<c10::IValue> example;
+    for (const Value* input : piece.inputs) {
+      const size_t slot = slot_of.at(input);
+      if (slot < resident_count) {
+        segment.resident.push_back(traced.resident[slot]);
+        continue;
+      }
+      TORCH_CHECK(!holds_nested_tensors(input->type()),
+                  "lazy_trace_once: a ", input->type()->str(),
+                  " crosses a graph break into a lazy segment (not supported)");
+      step.reads.push_back(slot);
+      example.push_back(slots[slot]);
+    }
+    if (!written.empty()) {
+      // Return the written inputs after the outputs.
+      Node* tuple = piece.graph->outputs()[0]->node();
+      for (size_t i : written) tuple->addInput(piece.graph->inputs()[i]);
+      std::vector<c10::TypePtr> types;
+      for (const Value* element : tuple->inputs()) types.push_back(element->type());
+      tuple->output()->setType(c10::TupleType::create(types));
+    }
+    step.lazy = compile_segment(std::move(segment), example);
+    model->add_step(std::move(step), slots);
+  }
+  model->set_result_slot(slot_of.at(graph.outputs()[0]));
+  return model;
+}
+
+}  // namespace tracebench::lazy
