@@ -4,7 +4,10 @@
 #include <torch/csrc/lazy/core/metrics.h>
 #include <torch/library.h>
 
+#include <cmath>
+#include <limits>
 #include <mutex>
+#include <tuple>
 
 namespace tracebench::lazy {
 
@@ -121,6 +124,63 @@ at::Tensor floor_divided(const at::Tensor& self, const at::Tensor& other) {
   return at::div(self, other, "floor");
 }
 
+// nn.MultiheadAttention's inference fast path (torchvision's ViT, self-attention
+// with batch_first) records the fused _native_multi_head_attention, which LTC
+// cannot lower. The same computation from lowered ops: q, k, v projections,
+// q scaled by 1/sqrt(head_dim) (where the fused op scales it), softmax over
+// keys, the output projection. Copy ops throughout: below functionalization
+// LTC has no view ops. Only the masks the fast path passes on 1.13 (none, or
+// a key-padding mask, mask_type 1); any other mask throws, and the segmented
+// capture runs the op on the CPU instead.
+std::tuple<at::Tensor, at::Tensor> multi_head_attention(
+    const at::Tensor& query, const at::Tensor& key, const at::Tensor& value, int64_t embed_dim,
+    int64_t num_heads, const at::Tensor& qkv_weight, const at::Tensor& qkv_bias,
+    const at::Tensor& proj_weight, const at::Tensor& proj_bias,
+    const c10::optional<at::Tensor>& mask, bool need_weights, bool average_weights,
+    c10::optional<int64_t> mask_type) {
+  const bool masked = mask && mask->defined();
+  TORCH_CHECK(!masked || (mask_type == 1 && mask->scalar_type() == at::kBool),
+              "lazy _native_multi_head_attention takes a boolean key-padding mask only");
+  TORCH_CHECK(query.dim() == 3 && embed_dim % num_heads == 0,
+              "lazy _native_multi_head_attention takes batched (B, L, E) inputs");
+  const int64_t batch = query.size(0);
+  const int64_t head_dim = embed_dim / num_heads;
+  // (B, len, E) -> the rows of one projection, as (B, heads, len, head_dim).
+  auto heads_of = [&](const at::Tensor& x, int64_t part) {
+    const int64_t length = x.size(1);
+    const auto weight = at::slice_copy(qkv_weight, 0, part * embed_dim, (part + 1) * embed_dim);
+    const auto bias = at::slice_copy(qkv_bias, 0, part * embed_dim, (part + 1) * embed_dim);
+    const auto projected = at::addmm(bias, at::view_copy(x, {batch * length, embed_dim}),
+                                     at::transpose_copy(weight, 0, 1));
+    return at::permute_copy(at::view_copy(projected, {batch, length, num_heads, head_dim}),
+                            {0, 2, 1, 3});
+  };
+  const at::Tensor q = heads_of(query, 0).mul(1.0 / std::sqrt(static_cast<double>(head_dim)));
+  const at::Tensor k = heads_of(key, 1);
+  const at::Tensor v = heads_of(value, 2);
+  const int64_t target = q.size(2);
+  const int64_t source = k.size(2);
+  at::Tensor scores = at::view_copy(
+      at::bmm(at::view_copy(q, {batch * num_heads, target, head_dim}),
+              at::transpose_copy(at::view_copy(k, {batch * num_heads, source, head_dim}), 1, 2)),
+      {batch, num_heads, target, source});
+  if (masked) {
+    const auto padding = at::expand_copy(at::view_copy(*mask, {batch, 1, 1, source}),
+                                         {batch, num_heads, target, source});
+    scores = scores.masked_fill(padding, -std::numeric_limits<double>::infinity());
+  }
+  const at::Tensor weights = at::_softmax(scores, -1, false);
+  const auto context = at::bmm(at::view_copy(weights, {batch * num_heads, target, source}),
+                               at::view_copy(v, {batch * num_heads, source, head_dim}));
+  const auto rows = at::view_copy(
+      at::permute_copy(at::view_copy(context, {batch, num_heads, target, head_dim}), {0, 2, 1, 3}),
+      {batch * target, embed_dim});
+  const auto output = at::view_copy(
+      at::addmm(proj_bias, rows, at::transpose_copy(proj_weight, 0, 1)), {batch, target, embed_dim});
+  if (!need_weights) return {output, at::Tensor()};
+  return {output, average_weights ? weights.sum(1).div(num_heads) : weights};
+}
+
 }  // namespace
 
 void register_lazy_kernels() {
@@ -138,6 +198,7 @@ void register_lazy_kernels() {
     library->impl("fill.Tensor", TORCH_FN(filled_like));
     library->impl("roll", TORCH_FN(rolled));
     library->impl("floor_divide", TORCH_FN(floor_divided));
+    library->impl("_native_multi_head_attention", TORCH_FN(multi_head_attention));
   });
 }
 

@@ -6,7 +6,8 @@
 //   a lazy tensor"), and leaves the Tensor?[] indices of aten::index on the
 //   lazy device ("indices should be on the same device");
 // - where an exact form from lowered ops keeps a common model in one lazy
-//   graph (roll, floor_divide, fill with a tensor value).
+//   graph (roll, floor_divide, fill with a tensor value, the fused
+//   multi-head attention of nn.MultiheadAttention's inference fast path).
 // They work inside composite ops too (aten::lstm and aten::gru split their
 // gates with unsafe_chunk, which reaches unsafe_split).
 
