@@ -1,4 +1,4 @@
-// libFuzzer target: the CSV reader behind --resume (parse_csv, rows_from_csv).
+// libFuzzer target: the CSV reader behind --resume (parse_csv, read_csv_rows).
 // Malformed text may only raise CsvParseError or UsageError.
 #include <cstddef>
 #include <cstdint>
@@ -6,7 +6,6 @@
 
 #include "report/csv.h"
 #include "report/csv_reader.h"
-#include "runner/resume.h"
 #include "tracebench/error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -23,10 +22,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   // Also through the row reader, behind a valid header so the fields are read.
   for (const bool accuracy : {false, true}) {
-    const std::string header =
-        accuracy ? tracebench::accuracy_csv_header() : tracebench::csv_header();
     try {
-      tracebench::rows_from_csv(header + "\n" + text, accuracy);
+      tracebench::read_csv_rows(tracebench::csv_header(accuracy) + "\n" + text, accuracy);
     } catch (const tracebench::CsvParseError&) {
     } catch (const tracebench::UsageError&) {
     }

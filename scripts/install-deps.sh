@@ -12,6 +12,7 @@ packages=(
   googletest libgtest-dev libbenchmark-dev
   chromium                 # renders the HTML report in its end-to-end test (skipped if absent)
   clang                    # libFuzzer for the fuzz targets run by ctest (skipped if absent)
+  clang-format             # the format check of .ci/run (scripts/format.sh)
 )
 
 missing=()

@@ -16,8 +16,7 @@ ninja -C "$build" -j "$jobs" unit_tests tracebench
 #  detect_leaks=0            LibTorch and the Python exporter's caches are never freed
 #  detect_container_overflow=0  std::vector shared with uninstrumented LibTorch code
 #  alloc_dealloc_mismatch=0  new/delete pairs split across instrumented and plain code
-#  detect_odr_violation=0    LibTorch's headers define inline globals in both
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:detect_container_overflow=0:alloc_dealloc_mismatch=0:detect_odr_violation=0:abort_on_error=1}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:detect_container_overflow=0:alloc_dealloc_mismatch=0:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 # BUILD_DIR may be absolute or relative to the source tree.
 case "$build" in /*) build_path=$build ;; *) build_path=$PWD/$build ;; esac

@@ -1,7 +1,7 @@
 #pragma once
-/// Helpers for backend plugins that work on TorchScript graphs: record a
-/// model's forward pass with the JIT tracer, and run a graph. Header-only, so
-/// a plugin needs nothing from tracebench but its headers.
+/// Record a model's forward pass with the JIT tracer, and run the graph. The
+/// built-in backends use these, and so can backend plugins. Header-only, so a
+/// plugin needs nothing from tracebench but its headers.
 
 #include <torch/csrc/jit/frontend/tracer.h>
 #include <torch/csrc/jit/ir/ir.h>
@@ -16,38 +16,71 @@
 
 namespace tracebench {
 
-/// Traces `model` on `inputs`. Parameters and buffers become graph constants,
-/// so none may require grad (the runner turns grad off for inference). The
-/// graph's inputs are `inputs`; its one output is forward's result.
-inline std::shared_ptr<torch::jit::Graph> trace_model_graph(Model& model,
-                                                            const std::vector<c10::IValue>& inputs) {
-  for (const auto& tensor : model.tensors()) {
-    TORCH_CHECK(!tensor.requires_grad(), "tracing with constant parameters needs requires_grad off");
-  }
-  auto forward = [&model](torch::jit::Stack stack) -> torch::jit::Stack {
-    return {model.forward(stack)};
+namespace tracing_detail {
+
+// Records model.forward on the last `input_count` entries of `stack`; tensors
+// earlier in the stack become graph inputs because the tracer maps each tensor
+// it was given to its input, wherever the model reads it from.
+inline std::shared_ptr<torch::jit::Graph> trace_stack(Model& model, const torch::jit::Stack& stack,
+                                                      size_t input_count) {
+  auto forward = [&model, input_count](torch::jit::Stack traced) -> torch::jit::Stack {
+    return {model.forward(std::vector<c10::IValue>(traced.end() - input_count, traced.end()))};
   };
+  // Not strict: models may return lists or dicts. No name lookup: names are cosmetic.
   auto traced = torch::jit::tracer::trace(
-      inputs, forward, [](const torch::autograd::Variable&) { return std::string(); },
+      stack, forward, [](const torch::autograd::Variable&) { return std::string(); },
       /*strict=*/false, /*force_outplace=*/false);
   auto graph = traced.first->graph;
   torch::jit::EliminateDeadCode(graph);
   return graph;
 }
 
-/// A compiled model that runs a graph through the JIT's graph executor.
+}  // namespace tracing_detail
+
+/// Traces `model` on `inputs`. Parameters and buffers become graph constants,
+/// so none may require grad (the runner turns grad off for inference). The
+/// graph's inputs are `inputs`; its one output is forward's result.
+inline std::shared_ptr<torch::jit::Graph> trace_model_graph(Model& model,
+                                                            const std::vector<c10::IValue>& inputs) {
+  for (const auto& tensor : model.tensors()) {
+    TORCH_CHECK(!tensor.requires_grad(),
+                "tracing with constant parameters needs requires_grad off (inference mode)");
+  }
+  return tracing_detail::trace_stack(model, inputs, inputs.size());
+}
+
+/// Traces `model` on `inputs` with every parameter and buffer as a graph
+/// input: the graph's inputs are model.tensors() followed by `inputs`. For
+/// training, where autograd must reach the live parameters.
+inline std::shared_ptr<torch::jit::Graph> trace_model_graph_with_tensor_inputs(
+    Model& model, const std::vector<c10::IValue>& inputs) {
+  torch::jit::Stack stack;
+  for (const auto& tensor : model.tensors()) stack.emplace_back(tensor);
+  stack.insert(stack.end(), inputs.begin(), inputs.end());
+  return tracing_detail::trace_stack(model, stack, inputs.size());
+}
+
+/// A compiled model that runs a graph through the JIT's graph executor
+/// (profiling, then optimization). With `model`, the graph came from
+/// trace_model_graph_with_tensor_inputs and each call passes the model's
+/// current tensors ahead of the inputs.
 class GraphExecutorModel : public CompiledModel {
  public:
-  explicit GraphExecutorModel(std::shared_ptr<torch::jit::Graph> graph)
-      : executor_(std::move(graph), "forward") {}
+  explicit GraphExecutorModel(std::shared_ptr<torch::jit::Graph> graph, Model* model = nullptr)
+      : executor_(std::move(graph), "forward"), model_(model) {}
   c10::IValue run(const std::vector<c10::IValue>& inputs) override {
-    torch::jit::Stack stack(inputs.begin(), inputs.end());
+    torch::jit::Stack stack;
+    if (model_) {
+      for (const auto& tensor : model_->tensors()) stack.emplace_back(tensor);
+    }
+    stack.insert(stack.end(), inputs.begin(), inputs.end());
     executor_.run(stack);
     return stack.at(0);
   }
 
  private:
   torch::jit::GraphExecutor executor_;
+  Model* model_;
 };
 
 }  // namespace tracebench

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "accuracy/compare.h"
+#include "accuracy/output_comparison.h"
 #include "tracebench/backend.h"
 
 namespace tracebench {

@@ -7,7 +7,7 @@
 #include "app/report_commands.h"
 #include "app/report_options.h"
 #include "app/robustness_options.h"
-#include "backends/plugin_loader.h"
+#include "app/plugin_loader.h"
 #include "runner/isolation.h"
 #include "runner/suite.h"
 #include "tracebench/error.h"
@@ -68,7 +68,6 @@ void add_run_options(CLI::App& app, RunOptions& options, ModeFlags& flags) {
                  "Intra-op threads (default: LibTorch's choice); OpenBLAS gets one thread unless "
                  "OPENBLAS_NUM_THREADS is set");
   app.add_option("--devices", options.device, "Device to run on (this build: cpu)");
-  app.add_option("--output", options.output, "Write the rows to this CSV file (default: none)");
   app.add_option("--seed", options.seed, "Seed for parameters, inputs and the sample order");
   app.add_option("--weights", options.weights,
                  "Load a built-in model's parameters from torch.save(model.state_dict(), FILE) "
@@ -116,7 +115,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
                                        : Precision::kFloat32;
     options.child_args = child_arguments(app);
     if (!options.rows_to.empty()) return run_isolated_child(options);
-    const auto rows = run_suite(options, out);
+    const auto rows = run_suite(options, make_reporters(options, out, err), err);
     return exit_code_of(rows, options, err);
   } catch (const UsageError& error) {
     err << "tracebench: error: " << error.what() << std::endl;

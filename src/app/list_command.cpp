@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "backends/registry.h"
-#include "zoo/flops.h"
+#include "backends/flops.h"
 #include "zoo/zoo.h"
 
 namespace tracebench {

@@ -1,7 +1,5 @@
 #include "app/report_commands.h"
 
-#include <fstream>
-
 #include "report/compare.h"
 #include "report/html.h"
 #include "report/json.h"
@@ -23,6 +21,9 @@ ReportCommands::ReportCommands(CLI::App& app) {
   compare_->add_option("--threshold", threshold_,
                        "Smallest latency increase (fraction) that counts as a regression")
       ->capture_default_str();
+  compare_->add_flag("--allow-config-change", allow_config_change_,
+                     "Compare runs made under different settings (precision, threads, batch "
+                     "size, ...); rows are then matched on model, backend and mode");
 
   merge_ = app.add_subcommand("merge", "Merge JSON reports (e.g. partitions) into one");
   merge_->add_option("inputs", merge_inputs_, "JSON reports to merge")->required();
@@ -32,16 +33,24 @@ ReportCommands::ReportCommands(CLI::App& app) {
 std::optional<int> ReportCommands::run(std::ostream& out, std::ostream&) const {
   if (report_->parsed()) {
     const auto report = read_report(report_input_);
-    std::ofstream html(html_output_, std::ios::trunc);
-    if (!html) throw UsageError("cannot write " + html_output_ + "; choose a writable --html path");
-    html << render_html(report);
+    write_html_report(html_output_, report);
     out << "wrote " << html_output_ << " (" << report.rows.size() << " rows)" << std::endl;
     return 0;
   }
   if (compare_->parsed()) {
     if (!(threshold_ >= 0)) throw UsageError("--threshold must be 0 or more (a fraction)");
-    const auto comparison =
-        compare_reports(read_report(base_), read_report(next_), threshold_);
+    const auto base = read_report(base_);
+    const auto next = read_report(next_);
+    std::string differing;
+    for (const auto& setting : differing_settings(base, next)) {
+      differing += (differing.empty() ? "" : "; ") + setting;
+    }
+    if (!differing.empty() && !allow_config_change_) {
+      throw UsageError("the two runs were measured under different settings (" + differing +
+                       "); re-run one with the other's settings, or pass --allow-config-change");
+    }
+    const auto comparison = compare_reports(base, next, threshold_, 0.05, !differing.empty());
+    if (!differing.empty()) out << "settings differ (--allow-config-change): " << differing << "\n";
     out << format_comparison(comparison);
     return comparison.regressions > 0 ? 1 : 0;
   }

@@ -27,6 +27,7 @@ class ReportCommands {
   std::string report_input_, html_output_;
   std::string base_, next_;
   double threshold_ = 0.05;
+  bool allow_config_change_ = false;
   std::vector<std::string> merge_inputs_;
   std::string merge_output_;
 };

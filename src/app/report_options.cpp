@@ -1,5 +1,7 @@
 #include "app/report_options.h"
 
+#include "report/reporters.h"
+
 namespace tracebench {
 
 void add_measurement_and_report_options(CLI::App& app, RunOptions& options) {
@@ -9,15 +11,20 @@ void add_measurement_and_report_options(CLI::App& app, RunOptions& options) {
                  "0 keeps the fixed --repeat");
   app.add_option("--max-time", options.max_time_s,
                  "With --target-ci: stop sampling a model after this many seconds (0: no cap)");
+  // Reports are the parent's: nothing in this group reaches a model's child process.
   app.add_flag("--ci", options.print_ci,
                "Print the speedup's 95% bootstrap CI on one-backend lines too "
-               "(several backends always show it)");
+               "(several backends always show it)")
+      ->group(kReportsGroup);
   app.add_flag("--warnings", options.print_warnings,
                "Print noise warnings on stderr even when it is not a terminal (they are always "
-               "in the CSV/JSON)");
-  app.add_option("--json", options.json_output,
-                 "Write a JSON report (raw samples, environment) to this file, rewritten "
-                 "atomically after each model (default: none)");
+               "in the CSV/JSON)")
+      ->group(kReportsGroup);
+  for (const auto& format : report_file_formats()) {
+    app.add_option(std::string("--") + format.flag, options.report_files[format.flag], format.help)
+        ->type_name("FILE")
+        ->group(kReportsGroup);
+  }
   app.add_option("--total-partitions", options.total_partitions,
                  "Split the sorted model list into this many contiguous chunks");
   app.add_option("--partition-id", options.partition_id,

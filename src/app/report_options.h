@@ -1,12 +1,16 @@
 #pragma once
 // The run flags for measurement and reports, registered on the main option
-// table by cli.cpp: --target-ci, --max-time, --ci, --json, partitions.
+// table by cli.cpp: --target-ci, --max-time, partitions, and the report flags
+// (--ci, --warnings, and one per report file format: --output, --json).
 
 #include <CLI/CLI.hpp>
 
 #include "runner/run_options.h"
 
 namespace tracebench {
+
+/// The --help heading of the report flags, which a child process never gets.
+inline constexpr const char* kReportsGroup = "Reports";
 
 void add_measurement_and_report_options(CLI::App& app, RunOptions& options);
 

@@ -2,23 +2,21 @@
 
 #include <set>
 
+#include "app/report_options.h"
+
 namespace tracebench {
 
 namespace {
 
-// Flags only the parent acts on. A new flag that writes a file or changes which
-// models run belongs here (names containing output/json/html/csv are excluded
-// anyway), else every child would write that file too.
+// Flags only the parent acts on besides the report flags (which are kept
+// from children by their group): which models run, and how they are run.
+// A new flag that changes which models run belongs here.
 const std::set<std::string> kParentOnly = {
-    "only",   "backend", "filter",     "exclude",          "output",       "resume",
-    "rows-to", "phase-to", "no-isolation", "timeout", "total-partitions", "partition-id", "help"};
+    "only",     "backend",      "filter",  "exclude",          "resume",       "rows-to",
+    "phase-to", "no-isolation", "timeout", "total-partitions", "partition-id", "help"};
 
-bool parent_only(const std::string& name) {
-  if (kParentOnly.count(name)) return true;
-  for (const char* word : {"output", "json", "html", "csv"}) {
-    if (name.find(word) != std::string::npos) return true;
-  }
-  return false;
+bool parent_only(const CLI::Option& option) {
+  return option.get_group() == kReportsGroup || kParentOnly.count(option.get_lnames().front());
 }
 
 }  // namespace
@@ -47,8 +45,8 @@ std::vector<std::string> child_arguments(const CLI::App& app) {
   std::vector<std::string> args;
   for (const CLI::Option* option : app.get_options()) {
     if (option->count() == 0 || option->get_lnames().empty()) continue;
+    if (parent_only(*option)) continue;
     const std::string& name = option->get_lnames().front();
-    if (parent_only(name)) continue;
     if (option->get_type_size_max() == 0) {  // a flag
       for (size_t i = 0; i < option->count(); ++i) args.push_back("--" + name);
     } else {

@@ -17,7 +17,7 @@ void add_robustness_options(CLI::App& app, RunOptions& options);
 
 /// The flags given to `app` that a model's child process must see too, as
 /// `--name=value` arguments: everything except the model selection, the
-/// backends (the parent passes its own list) and what writes output files.
+/// backends (the parent passes its own list) and the report flags.
 std::vector<std::string> child_arguments(const CLI::App& app);
 
 }  // namespace tracebench

@@ -1,7 +1,7 @@
 // eager: the model as it is. torch::nn models run their C++ forward directly;
 // TorchScript-loaded models (.pt, .py) run with graph optimizations off.
 
-#include "backends/builtin.h"
+#include "tracebench/backend.h"
 
 namespace tracebench {
 

@@ -2,7 +2,7 @@
 
 #include "backends/lazy_kernels.h"
 #include "backends/lazy_rewrites.h"
-#include "backends/tracing.h"
+#include "tracebench/tracing.h"
 
 #include <torch/csrc/jit/ir/constants.h>
 #include <torch/csrc/jit/passes/dead_code_elimination.h>
@@ -93,7 +93,7 @@ ParameterizedGraph trace_with_parameter_inputs(Model& model,
   torch::NoGradGuard no_grad;
   std::vector<at::Tensor> tensors = model.tensors();
   const size_t resident_count = tensors.size();
-  auto graph = trace_with_tensor_inputs(model, inputs);
+  auto graph = trace_model_graph_with_tensor_inputs(model, inputs);
   auto lifted = lift_tensor_constants(*graph, resident_count);
   redirect_device_constants(*graph, c10::kCPU, lazy_device());
   use_lazy_lowerable_ops(*graph, mode);

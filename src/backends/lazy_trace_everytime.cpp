@@ -7,7 +7,6 @@
 
 #include <functional>
 
-#include "backends/builtin.h"
 #include "backends/lazy_common.h"
 #include "backends/lazy_segments.h"
 #include "backends/lazy_training.h"

@@ -19,7 +19,6 @@
 
 #include <functional>
 
-#include "backends/builtin.h"
 #include "backends/lazy_capture.h"
 #include "backends/lazy_common.h"
 #include "backends/lazy_frozen.h"

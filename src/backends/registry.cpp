@@ -2,10 +2,18 @@
 
 #include <utility>
 
-#include "backends/builtin.h"
 #include "tracebench/error.h"
 
 namespace tracebench {
+
+// The built-in backends, one file each in this folder. A new one is its file
+// plus a line here and a line in the table below.
+std::unique_ptr<Backend> make_eager_backend();                     // eager.cpp
+std::unique_ptr<Backend> make_torchscript_backend();               // torchscript.cpp
+std::unique_ptr<Backend> make_optimize_for_inference_backend();    // optimize_for_inference.cpp
+std::unique_ptr<Backend> make_lazy_trace_everytime_backend();      // lazy_trace_everytime.cpp
+std::unique_ptr<Backend> make_lazy_trace_once_backend();           // lazy_trace_once.cpp
+std::unique_ptr<Backend> make_lazy_trace_once_unfrozen_backend();  // lazy_trace_once.cpp
 
 namespace {
 

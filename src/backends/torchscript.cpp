@@ -2,8 +2,7 @@
 // with its default optimizations (profiling, fusion where the build has a fuser).
 // Inference: parameters are graph constants. Training: they are graph inputs.
 
-#include "backends/builtin.h"
-#include "backends/tracing.h"
+#include "tracebench/tracing.h"
 
 namespace tracebench {
 
@@ -21,11 +20,11 @@ class TorchScriptBackend final : public Backend {
     if (options.mode == Mode::kTraining) {
       // Parameters stay graph inputs so gradients reach them and the
       // optimizer's updates are seen by the next call.
-      return std::make_unique<GraphModel>(trace_with_tensor_inputs(model, options.example_inputs),
+      return std::make_unique<GraphExecutorModel>(trace_model_graph_with_tensor_inputs(model, options.example_inputs),
                                           &model);
     }
-    return std::make_unique<GraphModel>(
-        trace_with_constant_parameters(model, options.example_inputs));
+    return std::make_unique<GraphExecutorModel>(
+        trace_model_graph(model, options.example_inputs));
   }
 };
 

@@ -4,20 +4,13 @@
 #include <cmath>
 #include <random>  // std::mt19937_64
 
+#include "measure/statistics.h"
+
 namespace tracebench {
 
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-// Median of `buffer` (reordered in place).
-double median_in_place(std::vector<double>& buffer) {
-  const size_t mid = buffer.size() / 2;
-  std::nth_element(buffer.begin(), buffer.begin() + mid, buffer.end());
-  if (buffer.size() % 2 == 1) return buffer[mid];
-  const double lower = *std::max_element(buffer.begin(), buffer.begin() + mid);
-  return (lower + buffer[mid]) / 2;
-}
 
 // Fills `buffer` with values.size() draws from `values` with replacement.
 // Modulo on the raw engine output, as in schedule.cpp: the standard

@@ -8,24 +8,20 @@
 #include <algorithm>
 #include <chrono>
 #include <ctime>
-#include <fstream>
+#include <iterator>
 #include <sstream>
 #include <thread>
 
 #include "build_config.h"
 #include "measure/openblas.h"
+#include "util/files.h"
 
 namespace tracebench {
 
 namespace {
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return "";
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+// What cannot be read stays unknown: "".
+std::string read_or_empty(const std::string& path) { return read_file(path).value_or(""); }
 
 std::string trim(const std::string& text) {
   const auto begin = text.find_first_not_of(" \t\n");
@@ -35,7 +31,7 @@ std::string trim(const std::string& text) {
 }
 
 std::string cpu_model_name() {
-  std::istringstream in(read_file("/proc/cpuinfo"));
+  std::istringstream in(read_or_empty("/proc/cpuinfo"));
   for (std::string line; std::getline(in, line);) {
     if (line.rfind("model name", 0) == 0) return trim(line.substr(line.find(':') + 1));
   }
@@ -60,6 +56,27 @@ std::string utc_now() {
 
 }  // namespace
 
+std::vector<std::string> kernel_cpu_flags(const std::string& cpuinfo_text) {
+  // What oneDNN, XNNPACK and fbgemm dispatch on: bf16 and int8 speed depend on them.
+  static const char* const kKernelFlags[] = {"avx2",        "fma",         "avx512f",
+                                             "avx512bw",    "avx512_vnni", "avx512_bf16",
+                                             "avx512_fp16", "amx_tile",    "amx_bf16",
+                                             "amx_int8"};
+  std::istringstream in(cpuinfo_text);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("flags", 0) != 0) continue;
+    std::istringstream words(line.substr(line.find(':') + 1));
+    std::vector<std::string> present((std::istream_iterator<std::string>(words)),
+                                     std::istream_iterator<std::string>());
+    std::vector<std::string> found;
+    for (const char* flag : kKernelFlags) {
+      if (std::find(present.begin(), present.end(), flag) != present.end()) found.push_back(flag);
+    }
+    return found;
+  }
+  return {};
+}
+
 std::vector<std::string> blas_libraries_in_maps(const std::string& maps_text) {
   std::vector<std::string> found;
   std::istringstream in(maps_text);
@@ -81,16 +98,18 @@ Environment collect_environment() {
   env.torch_threads = at::get_num_threads();
   env.libtorch_version = TORCH_VERSION;
   env.libtorch_config = at::show_config();
-  env.blas_libraries = blas_libraries_in_maps(read_file("/proc/self/maps"));
+  env.blas_libraries = blas_libraries_in_maps(read_or_empty("/proc/self/maps"));
   env.openblas_threads = openblas_threads();
   env.compiler = build_config::kCompilerId;
+  env.build_type = build_config::kBuildType;
+  env.cpu_flags = kernel_cpu_flags(read_or_empty("/proc/cpuinfo"));
   env.tracebench_version = build_config::kVersion;
   env.git_revision = build_config::kGitRevision;
   env.time_utc = utc_now();
   char host[256] = {};
   if (gethostname(host, sizeof host - 1) == 0) env.hostname = host;
-  env.load_average = first_fields(read_file("/proc/loadavg"), 3);
-  env.cpu_governor = trim(read_file("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"));
+  env.load_average = first_fields(read_or_empty("/proc/loadavg"), 3);
+  env.cpu_governor = trim(read_or_empty("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"));
   return env;
 }
 

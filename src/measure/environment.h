@@ -16,6 +16,10 @@ struct Environment {
   std::vector<std::string> blas_libraries;  // BLAS shared objects mapped in this process
   int openblas_threads = 0;       // openblas_get_num_threads(); 0 if OpenBLAS is not loaded
   std::string compiler;           // compiler id and version of this build
+  std::string build_type;         // CMAKE_BUILD_TYPE: Release, Debug, ...
+  /// The vector and matrix features that decide which kernels run (avx2,
+  /// avx512f, avx512_bf16, amx_bf16, ...), those /proc/cpuinfo lists.
+  std::vector<std::string> cpu_flags;
   std::string tracebench_version;
   std::string git_revision;       // of the tracebench source tree at build time
   std::string time_utc;           // ISO 8601, when collected
@@ -26,6 +30,10 @@ struct Environment {
 
 /// Reads the environment now. Never throws: what cannot be read stays empty.
 Environment collect_environment();
+
+/// The flags of kernel-relevant CPU features on the first "flags" line of
+/// `cpuinfo_text` (the format of /proc/cpuinfo), in a fixed order.
+std::vector<std::string> kernel_cpu_flags(const std::string& cpuinfo_text);
 
 /// Shared objects in `maps_text` (the format of /proc/self/maps) whose file
 /// name contains "blas" (libblas, libopenblas, libcblas, ...), each once, in

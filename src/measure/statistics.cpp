@@ -13,7 +13,7 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 }
 
-double median(std::vector<double> values) {
+double median_in_place(std::vector<double>& values) {
   if (values.empty()) return kNaN;
   const size_t mid = values.size() / 2;
   std::nth_element(values.begin(), values.begin() + mid, values.end());
@@ -22,6 +22,8 @@ double median(std::vector<double> values) {
   const double lower = *std::max_element(values.begin(), values.begin() + mid);
   return (lower + upper) / 2;
 }
+
+double median(std::vector<double> values) { return median_in_place(values); }
 
 double mean(const std::vector<double>& values) {
   if (values.empty()) return kNaN;

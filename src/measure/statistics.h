@@ -8,6 +8,8 @@ namespace tracebench {
 
 /// Middle value (mean of the two middle values for even sizes). NaN if empty.
 double median(std::vector<double> values);
+/// The same without a copy, for hot loops (the bootstrap): reorders `values`.
+double median_in_place(std::vector<double>& values);
 
 /// Arithmetic mean. NaN if empty.
 double mean(const std::vector<double>& values);

@@ -7,18 +7,32 @@
 
 #include "measure/mann_whitney.h"
 #include "measure/statistics.h"
-#include "report/text.h"
+#include "util/text.h"
 
 namespace tracebench {
 
 namespace {
 
-using Key = std::tuple<std::string, std::string, std::string>;  // model, backend, mode
+RowKey key_of(const ResultRow& row, bool across_settings) {
+  if (across_settings) return {row.model, row.backend, row.mode, "", 0};
+  return row_key(row);
+}
 
-Key key_of(const ResultRow& row) { return {row.model, row.backend, row.mode}; }
+// The config entries (runner/run_context.cpp) whose change changes what a
+// row measures; repeat, warm-up and seed only change how well it is measured.
+const char* const kSettingsThatChangeNumbers[] = {
+    "measure", "mode",       "precision",      "optimizer",          "weights", "batch_size",
+    "threads", "input_shapes", "device", "iterations_per_run", "randomize_input"};
 
+void label_row(RowChange& change, const ResultRow& row) {
+  change.model = row.model;
+  change.backend = row.backend;
+  change.mode = row.mode;
+  change.precision = row.precision;
+  change.batch_size = row.batch_size;
+}
 
-RowChange measure_change(const ResultRow& base, const ResultRow& next, const Comparison& c) {
+RowChange measure_change(const ResultRow& base, const ResultRow& next, const RunComparison& c) {
   RowChange change;
   change.base_latency_ms = base.abs_latency_ms;
   change.new_latency_ms = next.abs_latency_ms;
@@ -45,27 +59,37 @@ RowChange measure_change(const ResultRow& base, const ResultRow& next, const Com
 
 }  // namespace
 
-Comparison compare_reports(const RunReport& base, const RunReport& next, double threshold,
-                           double alpha) {
-  Comparison comparison;
+std::vector<std::string> differing_settings(const RunReport& base, const RunReport& next) {
+  std::vector<std::string> differing;
+  for (const char* setting : kSettingsThatChangeNumbers) {
+    const auto in_base = base.config.value(setting, nlohmann::json());
+    const auto in_next = next.config.value(setting, nlohmann::json());
+    if (in_base != in_next) {
+      differing.push_back(std::string(setting) + ": " + in_base.dump() + " -> " + in_next.dump());
+    }
+  }
+  return differing;
+}
+
+RunComparison compare_reports(const RunReport& base, const RunReport& next, double threshold,
+                              double alpha, bool across_settings) {
+  RunComparison comparison;
   comparison.threshold = threshold;
   comparison.alpha = alpha;
-  std::map<Key, const ResultRow*> new_rows;
-  for (const auto& row : next.rows) new_rows[key_of(row)] = &row;
+  std::map<RowKey, const ResultRow*> new_rows;
+  for (const auto& row : next.rows) new_rows[key_of(row, across_settings)] = &row;
 
   std::vector<double> latency_ratios, speedup_ratios;
   for (const auto& row : base.rows) {
     RowChange change;
-    auto it = new_rows.find(key_of(row));
+    auto it = new_rows.find(key_of(row, across_settings));
     if (it == new_rows.end()) {
       change.verdict = "only_base";
     } else {
       change = measure_change(row, *it->second, comparison);
       new_rows.erase(it);
     }
-    change.model = row.model;
-    change.backend = row.backend;
-    change.mode = row.mode;
+    label_row(change, row);
     if (change.verdict == "regressed" || change.verdict == "newly_failing") {
       ++comparison.regressions;
     }
@@ -77,11 +101,9 @@ Comparison compare_reports(const RunReport& base, const RunReport& next, double 
     comparison.changes.push_back(change);
   }
   for (const auto& row : next.rows) {
-    if (!new_rows.count(key_of(row))) continue;
+    if (!new_rows.count(key_of(row, across_settings))) continue;
     RowChange change;
-    change.model = row.model;
-    change.backend = row.backend;
-    change.mode = row.mode;
+    label_row(change, row);
     change.verdict = "only_new";
     comparison.changes.push_back(change);
   }
@@ -90,7 +112,7 @@ Comparison compare_reports(const RunReport& base, const RunReport& next, double 
   return comparison;
 }
 
-std::string format_comparison(const Comparison& c) {
+std::string format_comparison(const RunComparison& c) {
   size_t backend_width = 12;
   for (const auto& change : c.changes) {
     backend_width = std::max(backend_width, change.backend.size() + 1);

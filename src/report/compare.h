@@ -1,6 +1,8 @@
 #pragma once
 // `tracebench compare base.json new.json`: what changed between two runs, per
-// (model, backend, mode), and whether it is a regression a CI gate should fail.
+// (model, backend, mode, precision, batch size), and whether it is a
+// regression a CI gate should fail. Runs measured under different settings
+// (precision, threads, ...) are not comparable unless the user says so.
 //
 // Per matched row: the backend's median latency change new/base - 1, its
 // Mann-Whitney p-value over the two runs' raw backend samples, and the ratio
@@ -16,7 +18,8 @@
 namespace tracebench {
 
 struct RowChange {
-  std::string model, backend, mode;
+  std::string model, backend, mode, precision;
+  int64_t batch_size = 0;
   std::string verdict;  // regressed, improved, unchanged, newly_failing, fixed, failing, only_base, only_new
   double base_latency_ms = 0, new_latency_ms = 0;
   double latency_change = 0;  // new / base - 1
@@ -25,7 +28,7 @@ struct RowChange {
   double speedup_ratio = 0;   // new / base
 };
 
-struct Comparison {
+struct RunComparison {
   std::vector<RowChange> changes;
   double geomean_latency_ratio = 0;  // over rows measured in both runs
   double geomean_speedup_ratio = 0;
@@ -35,10 +38,17 @@ struct Comparison {
   double alpha = 0.05;
 };
 
-Comparison compare_reports(const RunReport& base, const RunReport& next, double threshold,
-                           double alpha = 0.05);
+/// The run settings that change the numbers and differ between the two
+/// reports' configs, each as "name: base -> new" (e.g. "precision: fp32 -> bf16").
+std::vector<std::string> differing_settings(const RunReport& base, const RunReport& next);
+
+/// Matches rows on (model, backend, mode, precision, batch size); with
+/// `across_settings` on (model, backend, mode) only, so that runs made under
+/// different settings (the user's --allow-config-change) line up.
+RunComparison compare_reports(const RunReport& base, const RunReport& next, double threshold,
+                              double alpha = 0.05, bool across_settings = false);
 
 /// A table, the geomean changes and a verdict line.
-std::string format_comparison(const Comparison& comparison);
+std::string format_comparison(const RunComparison& comparison);
 
 }  // namespace tracebench

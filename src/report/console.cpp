@@ -6,7 +6,7 @@
 #include <map>
 
 #include "measure/statistics.h"
-#include "report/text.h"
+#include "util/text.h"
 
 namespace tracebench {
 

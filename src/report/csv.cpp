@@ -5,70 +5,44 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cmath>
-#include <cstdio>
 #include <cstring>
 
+#include "report/row_schema.h"
+#include "util/text.h"
 #include "tracebench/error.h"
 
 namespace tracebench {
 
 namespace {
 
-std::string number(double value, const char* format) {
-  if (std::isnan(value)) return "";
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, format, value);
-  return buffer;
-}
-
 // RFC 4180: quote fields holding a comma, quote or newline.
-std::string field(const std::string& text) {
-  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+std::string quoted(const std::string& text) {
+  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
   std::string quoted = "\"";
   for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
   return quoted + "\"";
 }
 
-std::string join(const std::vector<std::string>& parts, char separator) {
-  std::string joined;
-  for (const auto& part : parts) joined += (joined.empty() ? "" : std::string(1, separator)) + part;
-  return joined;
-}
-
-std::string our_columns(const ResultRow& row) {
-  return number(row.ci_low, "%.6f") + "," + number(row.ci_high, "%.6f") + "," +
-         number(row.mann_whitney_p, "%.6f") + "," + std::to_string(row.samples()) + "," +
-         std::to_string(row.iterations_per_run) + "," + number(row.eager_peak_mem_mb, "%.6f") +
-         "," + number(row.backend_peak_mem_mb, "%.6f") + "," +
-         number(row.first_call_latency_s, "%.6f") + "," + field(join(row.warning_codes, ';'));
-}
-
 }  // namespace
 
-std::string csv_header() {
-  // Units as the dynamo runner's: abs_latency ms, compilation_latency s;
-  // memory in MB; p_value is Welch's.
-  return "dev,name,batch_size,speedup,abs_latency,compilation_latency,compression_ratio,"
-         "backend,p_value,eager_latency,status,error,"
-         "ci_low,ci_high,mann_whitney_p,samples,iterations_per_run,eager_peak_mem,"
-         "backend_peak_mem,first_call_latency,warnings";
+std::string csv_record(const std::vector<std::string>& cells) {
+  std::vector<std::string> fields;
+  for (const auto& cell : cells) fields.push_back(quoted(cell));
+  return join(fields, ",");
 }
 
-std::string csv_line(const ResultRow& row) {
-  return field(row.device) + "," + field(row.model) + "," + std::to_string(row.batch_size) + "," +
-         number(row.speedup, "%.6f") + "," + number(row.abs_latency_ms, "%.6f") + "," +
-         number(row.compilation_latency_s, "%.6f") + "," + number(row.compression_ratio, "%.6f") +
-         "," + field(row.backend) + "," + number(row.p_value, "%.6f") + "," +
-         number(row.eager_latency_ms, "%.6f") + "," + field(row.status) + "," + field(row.error) +
-         "," + our_columns(row);
+std::vector<std::string> csv_columns(bool accuracy) {
+  std::vector<std::string> names;
+  for (const auto& column : csv_layout(accuracy)) names.push_back(column.name);
+  return names;
 }
 
-std::string accuracy_csv_header() { return "dev,name,batch_size,accuracy,backend,detail"; }
+std::string csv_header(bool accuracy) { return join(csv_columns(accuracy), ","); }
 
-std::string accuracy_csv_line(const ResultRow& row) {
-  return field(row.device) + "," + field(row.model) + "," + std::to_string(row.batch_size) + "," +
-         field(row.status) + "," + field(row.backend) + "," + field(row.error);
+std::string csv_line(const ResultRow& row, bool accuracy) {
+  std::vector<std::string> cells;
+  for (const auto& column : csv_layout(accuracy)) cells.push_back(column.field->to_text(row));
+  return csv_record(cells);
 }
 
 CsvWriter::CsvWriter(const std::string& path, bool accuracy, bool append)
@@ -78,7 +52,7 @@ CsvWriter::CsvWriter(const std::string& path, bool accuracy, bool append)
   if (fd_ < 0) throw UsageError("cannot write " + path + "; choose a writable --output path");
   struct stat info {};
   if (!append || (::fstat(fd_, &info) == 0 && info.st_size == 0)) {
-    write_line(accuracy_ ? accuracy_csv_header() : csv_header());
+    write_line(csv_header(accuracy_));
   }
 }
 
@@ -86,9 +60,7 @@ CsvWriter::~CsvWriter() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-void CsvWriter::write(const ResultRow& row) {
-  write_line(accuracy_ ? accuracy_csv_line(row) : csv_line(row));
-}
+void CsvWriter::write(const ResultRow& row) { write_line(csv_line(row, accuracy_)); }
 
 void CsvWriter::write_line(const std::string& line) {
   // One write() per line: O_APPEND makes it land whole at the end of the file.

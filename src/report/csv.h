@@ -1,21 +1,24 @@
 #pragma once
-// The CSV report: the dynamo runner's leading columns, then tracebench's own.
+// The CSV report: the dynamo runner's leading columns, then tracebench's own,
+// as report/row_schema.h lists them.
 
 #include <string>
+#include <vector>
 
 #include "report/result_row.h"
 
 namespace tracebench {
 
-/// "dev,name,batch_size,speedup,abs_latency,compilation_latency,compression_ratio,..."
-std::string csv_header();
+/// The column names: "dev,name,batch_size,speedup,abs_latency,..." or, for
+/// `accuracy`, the dynamo runner's "dev,name,batch_size,accuracy,backend,detail".
+std::vector<std::string> csv_columns(bool accuracy = false);
+std::string csv_header(bool accuracy = false);
 
 /// One row in the header's column order (no trailing newline).
-std::string csv_line(const ResultRow& row);
+std::string csv_line(const ResultRow& row, bool accuracy = false);
 
-/// Accuracy mode's CSV: "dev,name,batch_size,accuracy,backend,detail".
-std::string accuracy_csv_header();
-std::string accuracy_csv_line(const ResultRow& row);
+/// Cells joined into one CSV record, quoted where RFC 4180 needs it.
+std::string csv_record(const std::vector<std::string>& cells);
 
 /// Writes the header (performance or accuracy columns), then appends each row
 /// as it is measured with a single write() (O_APPEND), so a run killed midway

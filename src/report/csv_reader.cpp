@@ -1,5 +1,9 @@
 #include "report/csv_reader.h"
 
+#include "report/csv.h"
+#include "report/row_schema.h"
+#include "tracebench/error.h"
+
 namespace tracebench {
 
 std::vector<std::vector<std::string>> parse_csv(std::string_view text) {
@@ -64,6 +68,35 @@ std::vector<std::vector<std::string>> parse_csv(std::string_view text) {
   }
   if (!record.empty()) records.push_back(std::move(record));
   return records;
+}
+
+std::vector<CsvRow> read_csv_rows(std::string_view text, bool accuracy) {
+  const auto records = parse_csv(text);
+  std::vector<CsvRow> rows;
+  if (records.empty()) return rows;
+  const auto columns = csv_columns(accuracy);
+  if (records[0] != columns) {
+    throw UsageError(std::string("the header of the --output CSV is not this tracebench's ") +
+                     (accuracy ? "--accuracy" : "--performance") +
+                     " header; --resume needs a file written by the same version and mode (or "
+                     "drop --resume to start over)");
+  }
+  const auto layout = csv_layout(accuracy);
+  for (size_t r = 1; r < records.size(); ++r) {
+    const auto& cells = records[r];
+    if (cells.size() == 1 && cells[0].empty()) continue;  // blank line
+    if (cells.size() != columns.size()) {
+      throw CsvParseError("CSV record " + std::to_string(r + 1) + " has " +
+                          std::to_string(cells.size()) + " fields, not " +
+                          std::to_string(columns.size()));
+    }
+    CsvRow read{cells, ResultRow{}};
+    for (size_t c = 0; c < cells.size(); ++c) {
+      if (layout[c].field->from_text) layout[c].field->from_text(read.row, cells[c]);
+    }
+    rows.push_back(std::move(read));
+  }
+  return rows;
 }
 
 }  // namespace tracebench

@@ -3,10 +3,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <map>
 #include <sstream>
 
 #include "measure/statistics.h"
+#include "report/row_schema.h"
+#include "tracebench/error.h"
 
 namespace tracebench {
 
@@ -172,14 +175,18 @@ std::string summary_table(const RunReport& report) {
   return html.str() + "</table>\n";
 }
 
+// model, backend and status, then every row field with an HTML heading
+// (report/row_schema.h), the samples' strip plot and the warnings.
 std::string results_table(const RunReport& report) {
   const auto backends = backends_in_order(report);
+  std::vector<const RowField*> shown;
+  for (const auto& field : row_fields()) {
+    if (field.html_heading) shown.push_back(&field);
+  }
   std::ostringstream html;
-  html << "<table class=\"results\"><tr><th>model</th><th>backend</th><th>status</th>"
-       << "<th>speedup</th><th>95% CI</th><th>Welch p</th><th>Mann-Whitney p</th>"
-       << "<th>latency ms</th><th>eager ms</th><th>samples</th><th>compile s</th>"
-       << "<th>first call s</th><th>eager peak MB</th><th>backend peak MB</th>"
-       << "<th>compression</th><th>samples (ms)</th><th>warnings</th></tr>\n";
+  html << "<table class=\"results\"><tr><th>model</th><th>backend</th><th>status</th>";
+  for (const auto* field : shown) html << "<th>" << html_escape(field->html_heading) << "</th>";
+  html << "<th>samples (ms)</th><th>warnings</th></tr>\n";
   for (const auto& row : report.rows) {
     std::string warnings;
     for (const auto& w : row.warnings) warnings += html_escape(w) + "<br>";
@@ -187,18 +194,10 @@ std::string results_table(const RunReport& report) {
          << "</td><td>" << html_escape(row.status)
          << (row.error.empty() ? "" : ": " + html_escape(row.error)) << "</td>";
     if (row.passed()) {
-      html << "<td>" << fmt("%.3fx", row.speedup) << "</td><td>[" << fmt("%.3f", row.ci_low)
-           << ", " << fmt("%.3f", row.ci_high) << "]</td><td>" << fmt("%.3f", row.p_value)
-           << "</td><td>" << fmt("%.3f", row.mann_whitney_p) << "</td><td>"
-           << fmt("%.3f", row.abs_latency_ms) << "</td><td>" << fmt("%.3f", row.eager_latency_ms)
-           << "</td><td>" << row.samples() << "</td><td>" << fmt("%.3f", row.compilation_latency_s)
-           << "</td><td>" << fmt("%.4f", row.first_call_latency_s) << "</td><td>"
-           << fmt("%.3f", row.eager_peak_mem_mb) << "</td><td>"
-           << fmt("%.3f", row.backend_peak_mem_mb) << "</td><td>"
-           << fmt("%.2f", row.compression_ratio) << "</td><td>"
-           << strip_plot(row, color_of(backends, row.backend)) << "</td>";
+      for (const auto* field : shown) html << "<td>" << field->to_html(row) << "</td>";
+      html << "<td>" << strip_plot(row, color_of(backends, row.backend)) << "</td>";
     } else {
-      html << "<td colspan=\"13\"></td>";
+      html << "<td colspan=\"" << shown.size() + 1 << "\"></td>";
     }
     html << "<td class=\"warn\">" << warnings << "</td></tr>\n";
   }
@@ -223,21 +222,6 @@ std::string environment_table(const RunReport& report) {
 
 }  // namespace
 
-std::string html_escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
 std::string render_html(const RunReport& report) {
   std::ostringstream html;
   html << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
@@ -256,6 +240,14 @@ std::string render_html(const RunReport& report) {
        << "<h2>Results</h2>\n" << results_table(report)
        << "<h2>Environment</h2>\n" << environment_table(report) << "</body></html>\n";
   return html.str();
+}
+
+void write_html_report(const std::string& path, const RunReport& report) {
+  std::ofstream html(path, std::ios::trunc);
+  if (!html) throw UsageError("cannot write " + path + "; choose a writable --html path");
+  html << render_html(report);
+  html.flush();
+  if (!html) throw UsageError("could not finish writing " + path + " (disk full?)");
 }
 
 }  // namespace tracebench

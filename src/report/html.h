@@ -7,12 +7,14 @@
 #include <string>
 
 #include "report/json.h"
+#include "util/text.h"
 
 namespace tracebench {
 
-/// `text` with &, <, >, " and ' escaped.
-std::string html_escape(const std::string& text);
-
 std::string render_html(const RunReport& report);
+
+/// Writes render_html(report) to `path`. Throws UsageError naming --html if
+/// the file cannot be written.
+void write_html_report(const std::string& path, const RunReport& report);
 
 }  // namespace tracebench

@@ -2,11 +2,11 @@
 
 #include <unistd.h>
 
-#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
 
+#include "report/row_schema.h"
 #include "tracebench/error.h"
 
 namespace tracebench {
@@ -14,14 +14,6 @@ namespace tracebench {
 using nlohmann::json;
 
 namespace {
-
-json number(double value) { return std::isfinite(value) ? json(value) : json(nullptr); }
-
-double number_from(const json& object, const char* key) {
-  auto it = object.find(key);
-  if (it == object.end() || it->is_null()) return std::nan("");
-  return it->get<double>();
-}
 
 template <typename T>
 T value_or(const json& object, const char* key, T fallback) {
@@ -40,6 +32,8 @@ json environment_to_json(const Environment& e) {
           {"blas_libraries", e.blas_libraries},
           {"openblas_threads", e.openblas_threads},
           {"compiler", e.compiler},
+          {"build_type", e.build_type},
+          {"cpu_flags", e.cpu_flags},
           {"tracebench_version", e.tracebench_version},
           {"git_revision", e.git_revision},
           {"time_utc", e.time_utc},
@@ -58,6 +52,8 @@ Environment environment_from_json(const json& j) {
   e.blas_libraries = value_or<std::vector<std::string>>(j, "blas_libraries", {});
   e.openblas_threads = value_or<int>(j, "openblas_threads", 0);
   e.compiler = value_or<std::string>(j, "compiler", "");
+  e.build_type = value_or<std::string>(j, "build_type", "");
+  e.cpu_flags = value_or<std::vector<std::string>>(j, "cpu_flags", {});
   e.tracebench_version = value_or<std::string>(j, "tracebench_version", "");
   e.git_revision = value_or<std::string>(j, "git_revision", "");
   e.time_utc = value_or<std::string>(j, "time_utc", "");
@@ -68,70 +64,35 @@ Environment environment_from_json(const json& j) {
 }
 
 json row_to_json(const ResultRow& row) {
-  json warnings = json::array();
-  for (size_t i = 0; i < row.warnings.size(); ++i) {
-    warnings.push_back({{"code", i < row.warning_codes.size() ? row.warning_codes[i] : ""},
-                        {"message", row.warnings[i]}});
-  }
-  return {{"device", row.device},
-          {"mode", row.mode},
-          {"model", row.model},
-          {"backend", row.backend},
-          {"batch_size", row.batch_size},
-          {"status", row.status},
-          {"error", row.error},
-          {"speedup", number(row.speedup)},
-          {"ci_low", number(row.ci_low)},
-          {"ci_high", number(row.ci_high)},
-          {"welch_p", number(row.p_value)},
-          {"mann_whitney_p", number(row.mann_whitney_p)},
-          {"abs_latency_ms", number(row.abs_latency_ms)},
-          {"eager_latency_ms", number(row.eager_latency_ms)},
-          {"compilation_latency_s", number(row.compilation_latency_s)},
-          {"first_call_latency_s", number(row.first_call_latency_s)},
-          {"eager_peak_mem_mb", number(row.eager_peak_mem_mb)},
-          {"backend_peak_mem_mb", number(row.backend_peak_mem_mb)},
-          {"compression_ratio", number(row.compression_ratio)},
-          {"iterations_per_run", row.iterations_per_run},
-          {"samples", row.samples()},
-          {"samples_s", row.samples_s},
-          {"eager_samples_s", row.eager_samples_s},
-          {"counters", row.counters},
-          {"warnings", warnings}};
+  json object = json::object();
+  for (const auto& field : row_fields()) object[field.json_key] = field.to_json(row);
+  return object;
 }
 
 ResultRow row_from_json(const json& j) {
+  for (const char* required : {"model", "backend", "status"}) (void)j.at(required);
   ResultRow row;
-  row.device = value_or<std::string>(j, "device", "cpu");
-  row.mode = value_or<std::string>(j, "mode", "eval");
-  row.model = j.at("model").get<std::string>();
-  row.backend = j.at("backend").get<std::string>();
-  row.batch_size = value_or<int64_t>(j, "batch_size", 0);
-  row.status = j.at("status").get<std::string>();
-  row.error = value_or<std::string>(j, "error", "");
-  row.speedup = number_from(j, "speedup");
-  if (std::isnan(row.speedup)) row.speedup = 0;
-  row.ci_low = number_from(j, "ci_low");
-  row.ci_high = number_from(j, "ci_high");
-  row.p_value = number_from(j, "welch_p");
-  row.mann_whitney_p = number_from(j, "mann_whitney_p");
-  row.abs_latency_ms = number_from(j, "abs_latency_ms");
-  row.eager_latency_ms = number_from(j, "eager_latency_ms");
-  row.compilation_latency_s = number_from(j, "compilation_latency_s");
-  row.first_call_latency_s = number_from(j, "first_call_latency_s");
-  row.eager_peak_mem_mb = number_from(j, "eager_peak_mem_mb");
-  row.backend_peak_mem_mb = number_from(j, "backend_peak_mem_mb");
-  row.compression_ratio = number_from(j, "compression_ratio");
-  row.iterations_per_run = value_or<int64_t>(j, "iterations_per_run", 1);
-  row.samples_s = value_or<std::vector<double>>(j, "samples_s", {});
-  row.eager_samples_s = value_or<std::vector<double>>(j, "eager_samples_s", {});
-  row.counters = value_or<std::map<std::string, double>>(j, "counters", {});
-  for (const auto& warning : value_or<json>(j, "warnings", json::array())) {
-    row.warning_codes.push_back(warning.at("code").get<std::string>());
-    row.warnings.push_back(warning.at("message").get<std::string>());
+  for (const auto& field : row_fields()) {
+    auto it = j.find(field.json_key);
+    if (it != j.end() && !it->is_null() && field.from_json) field.from_json(row, *it);
   }
   return row;
 }
+
+namespace {
+
+// What each row key means: its unit and CSV column, so a reader of the JSON
+// alone can tell milliseconds from seconds.
+json row_columns_to_json() {
+  json columns = json::object();
+  for (const auto& field : row_fields()) {
+    columns[field.json_key] = {{"unit", field.unit},
+                               {"csv_column", field.csv_column ? json(field.csv_column) : json()}};
+  }
+  return columns;
+}
+
+}  // namespace
 
 json report_to_json(const RunReport& report) {
   json rows = json::array();
@@ -140,6 +101,7 @@ json report_to_json(const RunReport& report) {
           {"schema_version", kJsonSchemaVersion},
           {"environment", environment_to_json(report.environment)},
           {"config", report.config},
+          {"columns", row_columns_to_json()},
           {"rows", rows}};
 }
 

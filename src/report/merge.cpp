@@ -1,7 +1,6 @@
 #include "report/merge.h"
 
 #include <map>
-#include <tuple>
 
 #include "tracebench/error.h"
 
@@ -13,12 +12,11 @@ RunReport merge_reports(const std::vector<std::pair<std::string, RunReport>>& in
   merged.environment = inputs.front().second.environment;
   merged.config = inputs.front().second.config;
   merged.config["merged_from"] = nlohmann::json::array();
-  std::map<std::tuple<std::string, std::string, std::string>, std::string> seen;
+  std::map<RowKey, std::string> seen;
   for (const auto& [path, report] : inputs) {
     merged.config["merged_from"].push_back(path);
     for (const auto& row : report.rows) {
-      const auto key = std::make_tuple(row.model, row.backend, row.mode);
-      auto [it, fresh] = seen.emplace(key, path);
+      auto [it, fresh] = seen.emplace(row_key(row), path);
       if (!fresh) {
         throw UsageError(row.model + " / " + row.backend + " is in both " + it->second + " and " +
                          path + "; merge reports of disjoint models (e.g. partitions)");

@@ -5,6 +5,7 @@
 #include <limits>
 #include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace tracebench {
@@ -24,9 +25,16 @@ inline constexpr const char* kEagerTwoRunsDiffer = "eager_two_runs_differ";
 inline constexpr const char* kUnsupported = "unsupported";  // e.g. ofi with --training
 }  // namespace status
 
+/// How the eager baseline's own noise warnings are marked, whatever the
+/// compared backend is called (it is "eager" too in an A/A run). The compared
+/// backend's warnings keep the bare code and start with "<backend>: ".
+inline constexpr const char* kBaselineWarningCodePrefix = "eager_";
+inline constexpr const char* kBaselineWarningMessagePrefix = "eager baseline: ";
+
 struct ResultRow {
   std::string device = "cpu";
   std::string mode = "eval";  // "eval" or "train", as the dynamo runner prints
+  std::string precision = "fp32";  // fp32, bf16 or amp (--bfloat16, --amp)
   std::string model;
   std::string backend;
   int64_t batch_size = 0;
@@ -69,5 +77,12 @@ struct ResultRow {
 
   bool passed() const { return status == status::kPass; }
 };
+
+/// What tells two rows of one run apart, and matches a row across runs
+/// (`compare`, `merge`): model, backend, mode, precision, batch size.
+using RowKey = std::tuple<std::string, std::string, std::string, std::string, int64_t>;
+inline RowKey row_key(const ResultRow& row) {
+  return {row.model, row.backend, row.mode, row.precision, row.batch_size};
+}
 
 }  // namespace tracebench

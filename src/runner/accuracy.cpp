@@ -2,12 +2,11 @@
 
 #include <optional>
 
-#include "accuracy/compare.h"
+#include "accuracy/output_comparison.h"
 #include "accuracy/tolerance.h"
 #include "backends/registry.h"
 #include "runner/backend_support.h"
 #include "runner/child_phase.h"
-#include "runner/error_text.h"
 #include "runner/performance.h"
 #include "runner/precision.h"
 #include "runner/status_rows.h"
@@ -59,12 +58,10 @@ c10::IValue run_once(Backend& backend, LoadedModel& loaded, const RunOptions& op
   return as_tuple(std::move(compared));
 }
 
-ResultRow row_for(const LoadedModel& loaded, const RunOptions& options, const std::string& backend) {
-  ResultRow row;
-  row.model = loaded.name;
-  row.backend = backend;
+ResultRow accuracy_row(const LoadedModel& loaded, const RunOptions& options,
+                       const std::string& backend) {
+  ResultRow row = row_for(loaded.name, backend, options);
   row.batch_size = loaded.batch_size;
-  row.mode = mode_label(options.mode);
   return row;
 }
 
@@ -72,7 +69,7 @@ ResultRow row_for(const LoadedModel& loaded, const RunOptions& options, const st
 
 std::vector<ResultRow> check_accuracy(LoadedModel& loaded, const RunOptions& options) {
   std::vector<ResultRow> rows;
-  for (const auto& backend : options.backends) rows.push_back(row_for(loaded, options, backend));
+  for (const auto& backend : options.backends) rows.push_back(accuracy_row(loaded, options, backend));
   auto fail_all = [&](const char* status, const std::string& error) {
     for (auto& row : rows) {
       row.status = status;

@@ -1,9 +1,7 @@
 #include "runner/child_process.h"
 
-#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -15,24 +13,13 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "util/spawn.h"
+
 namespace tracebench {
 
 namespace {
 
 constexpr size_t kTailBytes = 16 * 1024;
-
-[[noreturn]] void exec_child(std::vector<char*>& args, int stderr_write, pid_t parent) {
-  // Dies with the parent: a `kill -9` of the suite leaves no orphan running.
-  prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (getppid() != parent) _exit(127);
-  setpgid(0, 0);
-  dup2(stderr_write, STDERR_FILENO);
-  execv(args[0], args.data());
-  const char message[] = "tracebench: cannot start a child process for isolation\n";
-  ssize_t ignored = write(STDERR_FILENO, message, sizeof message - 1);
-  (void)ignored;
-  _exit(127);
-}
 
 // Copies what the child wrote to our stderr and keeps the tail. Returns false
 // at end of file.
@@ -59,20 +46,9 @@ bool is_stack_trace_line(const std::string& line) {
 }  // namespace
 
 ChildResult run_child_process(const std::vector<std::string>& argv, double timeout_s) {
-  std::vector<char*> args;
-  for (const auto& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
-  args.push_back(nullptr);
-  int fds[2];
-  if (pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe: ") + strerror(errno));
-  std::cout.flush();
-  std::cerr.flush();
-
-  const pid_t parent = getpid();
-  const pid_t pid = fork();
-  if (pid < 0) throw std::runtime_error(std::string("fork: ") + strerror(errno));
-  if (pid == 0) exec_child(args, fds[1], parent);
-  close(fds[1]);
-  setpgid(pid, pid);  // also here, so the group exists before we might kill it
+  const auto child = spawn_process(argv, Capture::kStderr, /*isolate=*/true);
+  const pid_t pid = child.pid;
+  const int fd = child.output_fd;
 
   ChildResult result;
   const auto deadline = std::chrono::steady_clock::now() +
@@ -81,8 +57,8 @@ ChildResult run_child_process(const std::vector<std::string>& argv, double timeo
   bool open = true;
   for (;;) {
     if (open) {
-      pollfd readable{fds[0], POLLIN, 0};
-      if (poll(&readable, 1, 20) > 0) open = pass_through(fds[0], result.stderr_tail);
+      pollfd readable{fd, POLLIN, 0};
+      if (poll(&readable, 1, 20) > 0) open = pass_through(fd, result.stderr_tail);
     } else {
       const timespec pause{0, 20 * 1000 * 1000};
       nanosleep(&pause, nullptr);
@@ -90,7 +66,7 @@ ChildResult run_child_process(const std::vector<std::string>& argv, double timeo
     const pid_t done = waitpid(pid, &result.wait_status, WNOHANG);
     if (done == pid) break;
     if (done < 0 && errno != EINTR) {
-      close(fds[0]);
+      close(fd);
       throw std::runtime_error(std::string("waitpid: ") + strerror(errno));
     }
     if (std::chrono::steady_clock::now() >= deadline) {
@@ -105,10 +81,10 @@ ChildResult run_child_process(const std::vector<std::string>& argv, double timeo
   // What the child left running (an exporter it was waiting for) goes too.
   kill(-pid, SIGKILL);
   // The last lines it wrote before dying (the glog line, a what():).
-  for (pollfd readable{fds[0], POLLIN, 0}; open && poll(&readable, 1, 200) > 0;) {
-    open = pass_through(fds[0], result.stderr_tail);
+  for (pollfd readable{fd, POLLIN, 0}; open && poll(&readable, 1, 200) > 0;) {
+    open = pass_through(fd, result.stderr_tail);
   }
-  close(fds[0]);
+  close(fd);
   return result;
 }
 

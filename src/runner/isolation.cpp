@@ -18,11 +18,14 @@
 #include <nlohmann/json.hpp>
 
 #include "report/row_json.h"
+#include "runner/accuracy.h"
 #include "runner/child_phase.h"
 #include "runner/child_process.h"
+#include "runner/model_selection.h"
+#include "runner/performance.h"
 #include "runner/process_settings.h"
 #include "runner/status_rows.h"
-#include "runner/suite.h"
+#include "sources/load_model.h"
 #include "tracebench/error.h"
 
 namespace tracebench {
@@ -234,9 +237,24 @@ void mark_out_of_memory(std::vector<ResultRow>& rows) {
   }
 }
 
-std::string model_spec_text(const ModelSpec& spec) {
-  if (!spec.from_path) return spec.name;
-  return "path:" + spec.path.string() + ",class:" + spec.name;
+std::vector<ResultRow> run_model_in_process(const ModelSpec& spec, const RunOptions& options) {
+  LoadOptions load_options;
+  load_options.batch_size = options.batch_size;
+  load_options.weights = options.weights;
+  if (!options.input_shapes.empty()) {
+    load_options.input_shapes = parse_input_shapes(options.input_shapes);
+  }
+  load_options.seed = options.seed;  // same parameters in every run and for every backend
+  LoadedModel loaded;
+  publish_child_phase(ChildPhase::kLoading);
+  try {
+    loaded = load_model(spec, load_options);
+  } catch (const UsageError&) {
+    throw;
+  } catch (const std::exception& error) {
+    return status_rows(spec.name, options, status::kModelFailToLoad, describe_error(error));
+  }
+  return options.accuracy ? check_accuracy(loaded, options) : measure_performance(loaded, options);
 }
 
 std::vector<ResultRow> run_model(const ModelSpec& spec, const RunOptions& options, bool isolate) {

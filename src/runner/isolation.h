@@ -19,12 +19,13 @@ namespace tracebench {
 /// the model does; throws UsageError only for the options themselves.
 std::vector<ResultRow> run_model(const ModelSpec& spec, const RunOptions& options, bool isolate);
 
+/// One model in this process: a row per backend. Load failures become
+/// model_fail_to_load rows; a UsageError (e.g. no such class) is rethrown.
+std::vector<ResultRow> run_model_in_process(const ModelSpec& spec, const RunOptions& options);
+
 /// Child mode (`--rows-to FILE`): runs the --only model in this process and
 /// writes its rows to options.rows_to, printing nothing. Returns the exit code.
 int run_isolated_child(const RunOptions& options);
-
-/// The --only text that parse_model_spec turns back into `spec`.
-std::string model_spec_text(const ModelSpec& spec);
 
 /// "SIGSEGV" for SIGSEGV, "signal 77" for one without a name.
 std::string signal_name(int signal);

@@ -10,7 +10,7 @@
 #include <memory>
 #include <optional>
 
-#include "accuracy/compare.h"
+#include "accuracy/output_comparison.h"
 #include "accuracy/tolerance.h"
 #include "backends/registry.h"
 #include "measure/memory.h"
@@ -21,7 +21,6 @@
 #include "runner/output_check.h"
 #include "runner/row_statistics.h"
 #include "runner/sample_budget.h"
-#include "runner/error_text.h"
 #include "runner/precision.h"
 #include "runner/status_rows.h"
 #include "runner/training.h"
@@ -249,11 +248,8 @@ std::vector<ResultRow> measure_performance(LoadedModel& loaded, const RunOptions
   std::vector<Contender> contenders(options.backends.size() + 1);
   contenders[0].backend_name = "eager";
   for (size_t i = 0; i < options.backends.size(); ++i) {
-    rows[i].model = loaded.name;
-    rows[i].backend = options.backends[i];
+    rows[i] = row_for(loaded.name, options.backends[i], options);
     rows[i].batch_size = loaded.batch_size;
-    rows[i].mode = mode_label(options.mode);
-    rows[i].iterations_per_run = options.iterations_per_run;
     contenders[i + 1].backend_name = options.backends[i];
     contenders[i + 1].row = &rows[i];
   }

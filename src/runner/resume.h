@@ -5,6 +5,7 @@
 // OOM, model_fail_to_load: a flaky machine, or a model the user has fixed
 // since) are removed from the file and run again.
 
+#include <ostream>
 #include <set>
 #include <string>
 #include <utility>
@@ -25,18 +26,14 @@ struct ResumeState {
                                             const std::vector<std::string>& backends) const;
 };
 
-/// The rows of a CSV text written by CsvWriter (accuracy mode's columns when
-/// `accuracy`). Throws CsvParseError for text that is not CSV and UsageError
-/// for a header other than csv_header() (accuracy_csv_header()).
-std::vector<ResultRow> rows_from_csv(const std::string& text, bool accuracy = false);
-
 /// Whether --resume runs a row with this status again.
 bool retried_on_resume(const std::string& status);
 
 /// Reads `csv_path` for --resume. A missing or empty file means nothing is
-/// done yet. Rows to retry are removed from the file (rewritten atomically). A last line without its newline (cut off by a crash of something
-/// other than tracebench) is removed from the file. Throws UsageError naming
+/// done yet. Rows to retry are removed from the file (rewritten atomically).
+/// A last line without its newline (cut off by a crash of something other
+/// than tracebench) is removed from the file. What it did is said on `err`. Throws UsageError naming
 /// the fix if there is no --output, or the file is not one of tracebench's CSVs.
-ResumeState prepare_resume(const std::string& csv_path, bool accuracy = false);
+ResumeState prepare_resume(const std::string& csv_path, bool accuracy, std::ostream& err);
 
 }  // namespace tracebench

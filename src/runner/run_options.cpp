@@ -6,6 +6,34 @@
 
 namespace tracebench {
 
+const std::string& report_file(const RunOptions& options, const std::string& flag) {
+  static const std::string kNone;
+  auto it = options.report_files.find(flag);
+  return it == options.report_files.end() ? kNone : it->second;
+}
+
+namespace {
+
+void validate_measurement_options(const RunOptions& options) {
+  if (options.target_ci < 0 || options.target_ci >= 1) {
+    throw UsageError("--target-ci must be in [0, 1) (a fraction, e.g. 0.01 for 1%), got " +
+                     std::to_string(options.target_ci));
+  }
+  if (options.max_time_s < 0) throw UsageError("--max-time must be 0 (no cap) or more seconds");
+  if (options.total_partitions < 1) {
+    throw UsageError("--total-partitions must be at least 1, got " +
+                     std::to_string(options.total_partitions));
+  }
+  if (options.partition_id < 0 || options.partition_id >= options.total_partitions) {
+    throw UsageError("--partition-id must be in [0, " +
+                     std::to_string(options.total_partitions - 1) + "] for --total-partitions " +
+                     std::to_string(options.total_partitions) + ", got " +
+                     std::to_string(options.partition_id));
+  }
+}
+
+}  // namespace
+
 void validate(const RunOptions& options) {
   auto require_positive = [](const char* flag, int64_t value) {
     if (value < 1) {
@@ -24,7 +52,7 @@ void validate(const RunOptions& options) {
   if (!(options.timeout_s > 0)) throw UsageError("--timeout must be more than 0 seconds");
   if (options.backends.empty()) throw UsageError("--backend is empty; name at least one backend");
   for (const auto& backend : options.backends) make_backend(backend);  // throws if unknown
-  validate_report_options(options);
+  validate_measurement_options(options);
   parse_optimizer(options.optimizer);                                    // likewise
 }
 

@@ -3,6 +3,7 @@
 // fills it; validate() turns nonsense into a UsageError before any work.
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,7 +31,6 @@ struct RunOptions {
   bool randomize_input = false;
   std::optional<int64_t> threads;
   std::string device = "cpu";
-  std::string output;  // CSV path; empty: no file
   uint64_t seed = 1337;
 
   // Robustness (docs/robustness.md): per-model child processes, resumable output.
@@ -57,13 +57,15 @@ struct RunOptions {
   double max_time_s = 60;    // --max-time: sampling cap per model with --target-ci
   bool print_ci = false;     // --ci: the CI on the one-backend line too
   bool print_warnings = false;  // --warnings: noise warnings on stderr even when not a terminal
-  std::string json_output;   // --json: report path; empty: none
+  /// Report files by the flag that names them ("output" for the CSV, "json"):
+  /// report/reporters.h lists the formats.
+  std::map<std::string, std::string> report_files;
   int64_t total_partitions = 1;
   int64_t partition_id = 0;
 };
 
-/// Throws UsageError for a measurement/report option out of range.
-void validate_report_options(const RunOptions& options);
+/// The file the report flag `flag` names; "" when it was not given.
+const std::string& report_file(const RunOptions& options, const std::string& flag);
 
 /// Throws UsageError naming the fix for any option out of range.
 void validate(const RunOptions& options);

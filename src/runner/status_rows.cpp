@@ -1,16 +1,54 @@
 #include "runner/status_rows.h"
 
+#include <c10/util/Exception.h>
+
+#include "util/text.h"
+
 namespace tracebench {
+
+namespace {
+
+// The TorchScript interpreter wraps an op's error in a report whose first line
+// says only that an op failed; the op's own message is its last line.
+constexpr const char* kInterpreterPrefix = "The following operation failed in the TorchScript interpreter.";
+
+}  // namespace
+
+std::string describe_error(const std::exception& error) {
+  const auto* c10_error = dynamic_cast<const c10::Error*>(&error);
+  const std::string text = c10_error ? c10_error->what_without_backtrace() : error.what();
+  const std::string first = text.substr(0, text.find('\n'));
+  if (first != kInterpreterPrefix) return first;
+  return "a TorchScript op failed: " + last_nonempty_line(text);
+}
 
 const char* mode_label(Mode mode) { return mode == Mode::kTraining ? "train" : "eval"; }
 
-ResultRow status_row(const std::string& model, const std::string& backend, const RunOptions& options,
-                     const char* status, const std::string& error) {
+const char* precision_label(Precision precision) {
+  switch (precision) {
+    case Precision::kBFloat16:
+      return "bf16";
+    case Precision::kAmp:
+      return "amp";
+    case Precision::kFloat32:
+      break;
+  }
+  return "fp32";
+}
+
+ResultRow row_for(const std::string& model, const std::string& backend, const RunOptions& options) {
   ResultRow row;
   row.model = model;
   row.backend = backend;
   row.mode = mode_label(options.mode);
+  row.precision = precision_label(options.precision);
   row.iterations_per_run = options.iterations_per_run;
+  return row;
+}
+
+ResultRow status_row(const std::string& model, const std::string& backend, const RunOptions& options,
+                     const char* status, const std::string& error) {
+  ResultRow row = row_for(model, backend, options);
   row.status = status;
   row.error = error.substr(0, error.find('\n'));
   return row;

@@ -1,8 +1,10 @@
 #pragma once
-// The rows of a model that was not measured: one per requested backend, all
-// with the same status and error. Load failures, dead child processes and
-// usage mistakes inside a suite all become rows this one way.
+// Where every result row starts, how a failure is written into one, and the
+// rows of a model that was not measured: one per requested backend, all with
+// the same status and error. Load failures, dead child processes and usage
+// mistakes inside a suite all become rows this one way.
 
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -11,8 +13,17 @@
 
 namespace tracebench {
 
+/// The first line of what went wrong, without LibTorch's C++ backtrace.
+std::string describe_error(const std::exception& error);
+
 /// "train" or "eval", as the dynamo runner labels a row's mode.
 const char* mode_label(Mode mode);
+/// "fp32", "bf16" or "amp": the precision a row was measured in.
+const char* precision_label(Precision precision);
+
+/// The row every result of `backend` on `model` starts from: the run's mode,
+/// precision and iterations per sample, status pass.
+ResultRow row_for(const std::string& model, const std::string& backend, const RunOptions& options);
 
 /// A row for `backend` of `model` with `status` and the first line of `error`.
 ResultRow status_row(const std::string& model, const std::string& backend, const RunOptions& options,

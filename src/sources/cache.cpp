@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "tracebench/error.h"
+#include "util/files.h"
 
 namespace tracebench {
 
@@ -41,16 +42,14 @@ std::string content_hash(const std::string& data) {
   return hex;
 }
 
-std::string read_file(const std::filesystem::path& path) {
+std::string read_model_file(const std::filesystem::path& path) {
   std::error_code error;
   if (!std::filesystem::is_regular_file(path, error)) {
     throw UsageError("model file " + path.string() + " does not exist; check the path in --only");
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError("cannot read " + path.string() + "; check its permissions");
-  std::ostringstream contents;
-  contents << in.rdbuf();
-  return contents.str();
+  auto contents = read_file(path);
+  if (!contents) throw UsageError("cannot read " + path.string() + "; check its permissions");
+  return *contents;
 }
 
 namespace {
@@ -62,7 +61,7 @@ std::filesystem::path manifest_of(const std::filesystem::path& artifact) {
 // The file's content hash, or "missing" when it cannot be read.
 std::string hash_of_file(const std::filesystem::path& path) {
   try {
-    return content_hash(read_file(path));
+    return content_hash(read_model_file(path));
   } catch (const UsageError&) {
     return "missing";
   }

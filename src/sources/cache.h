@@ -15,8 +15,9 @@ std::filesystem::path cache_directory();
 /// 64-bit FNV-1a of `data`, as 16 hex digits. Stable across runs and machines.
 std::string content_hash(const std::string& data);
 
-/// The whole file as bytes. Throws UsageError if it cannot be read.
-std::string read_file(const std::filesystem::path& path);
+/// The whole model file (or a file it depends on) as bytes. Throws UsageError
+/// naming --only if it does not exist or cannot be read.
+std::string read_model_file(const std::filesystem::path& path);
 
 /// Records the files a cached artifact was built from besides its key (the
 /// modules a .py model imported, the headers a .cpp model included), with

@@ -91,7 +91,7 @@ std::string command_fingerprint(const std::filesystem::path& source) {
     headers.push_back(entry.path());
   }
   std::sort(headers.begin(), headers.end());
-  for (const auto& header : headers) fingerprint += read_file(header);
+  for (const auto& header : headers) fingerprint += read_model_file(header);
   return fingerprint;
 }
 
@@ -108,7 +108,7 @@ std::string registered_classes(const std::string& source_text) {
 }  // namespace
 
 std::filesystem::path compile_model_source(const std::filesystem::path& source) {
-  const std::string text = read_file(source);
+  const std::string text = read_model_file(source);
   const std::string key = content_hash(text + '\0' + command_fingerprint(source));
   const auto dir = cache_directory() / "cpp";
   std::filesystem::create_directories(dir);
@@ -143,7 +143,7 @@ std::unique_ptr<Model> load_cpp_model(const std::filesystem::path& source,
       dlsym(handle, (std::string(kModelFactoryPrefix) + class_name).c_str()));
   if (!factory) {
     throw UsageError("class " + class_name + " is not registered in " + source.string() +
-                     " (registered: " + registered_classes(read_file(source)) +
+                     " (registered: " + registered_classes(read_model_file(source)) +
                      "); add TRACEBENCH_REGISTER_MODEL(" + class_name + ") after the class");
   }
   // The library stays loaded for the life of the process: the model's code lives there.

@@ -87,4 +87,9 @@ ModelSpec parse_model_spec(const std::string& text,
   return spec;
 }
 
+std::string model_spec_text(const ModelSpec& spec) {
+  if (!spec.from_path) return spec.name;
+  return "path:" + spec.path.string() + ",class:" + spec.name;
+}
+
 }  // namespace tracebench

@@ -27,4 +27,7 @@ ModelSpec parse_model_spec(const std::string& text,
 /// Which loader handles `path`, by its extension. Throws UsageError otherwise.
 ModelFileKind model_file_kind(const std::filesystem::path& path);
 
+/// The --only text that parse_model_spec turns back into `spec`.
+std::string model_spec_text(const ModelSpec& spec);
+
 }  // namespace tracebench

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "build_config.h"
-#include "report/text.h"
+#include "util/text.h"
 #include "sources/cache.h"
 #include "sources/script_loader.h"
 #include "sources/subprocess.h"
@@ -65,7 +65,7 @@ std::unique_ptr<Model> load_python_model(const std::filesystem::path& file,
   // The key names the export; the manifest beside the archive covers what
   // else it read (sibling modules, the exporter, the interpreter and torch).
   const std::string key = content_hash(std::filesystem::absolute(file).string() + '\0' +
-                                       read_file(file) + '\0' + class_name + '\0' + shapes +
+                                       read_model_file(file) + '\0' + class_name + '\0' + shapes +
                                        '\0' + python_interpreter());
   const auto dir = cache_directory() / "py";
   std::filesystem::create_directories(dir);

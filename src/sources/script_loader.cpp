@@ -123,7 +123,7 @@ std::vector<std::string> parse_output_names(const std::string& json_text) {
 
 std::unique_ptr<Model> load_torchscript_model(const std::filesystem::path& archive,
                                               const std::string& class_name) {
-  const std::string bytes = read_file(archive);  // reports a missing file clearly
+  const std::string bytes = read_model_file(archive);  // reports a missing file clearly
   if (bytes.empty()) throw UsageError(archive.string() + " is empty; save it with torch.jit.save");
   torch::jit::ExtraFilesMap extra_files{{kExampleInputsEntry, ""}, {kOutputPathsEntry, ""}};
   torch::jit::Module module;

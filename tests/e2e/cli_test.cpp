@@ -104,7 +104,7 @@ TEST(Cli, HelpStatesDefaults) {
   EXPECT_NE(result.output.find("--iterations-per-run"), std::string::npos);
   // Every option that takes a value shows its default (CLI11's `=VALUE`) or
   // says in words what happens without it.
-  const std::regex takes_value(R"(^\s+(-\w,)?--[\w-]+ (TEXT|INT|UINT|FLOAT)(=\S+)?)");
+  const std::regex takes_value(R"(^\s+(-\w,)?--[\w-]+ (TEXT|INT|UINT|FLOAT|FILE)(=\S+)?)");
   std::istringstream lines(result.output);
   int options_with_values = 0;
   for (std::string line; std::getline(lines, line);) {

@@ -37,17 +37,48 @@ size_t count_lines(const std::string& text) {
   return lines;
 }
 
-// One small run shared by the tests below (LinearModel and small_convnet under eager and ts).
+// One small run shared by the tests below (LinearModel and small_convnet under
+// eager and ts), writing every report format at once.
 const fs::path& run_json() {
   static const fs::path path = [] {
     const auto json = scratch("run.json");
     auto result = tracebench({"--performance", "--backend=eager,ts", "-k", "^Linear", "-k",
                               "small_convnet", "-n", "8", "--batch-size", "2", "--json",
-                              json.string()});
+                              json.string(), "--output", scratch("run.csv").string(), "--html",
+                              scratch("run.html").string()});
     EXPECT_EQ(result.exit_code, 0) << result.output;
     return json;
   }();
   return path;
+}
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+TEST(Reports, OneRunWritesEveryReportWithTheSameRows) {
+  const auto json = read_json(run_json());
+  const auto csv = read_text(scratch("run.csv"));
+  const auto html = read_text(scratch("run.html"));
+  EXPECT_EQ(count_lines(csv), 1 + json["rows"].size()) << csv;
+  EXPECT_NE(csv.find(",mode,precision\n"), std::string::npos) << csv;
+  for (const auto& row : json["rows"]) {
+    const std::string model = row["model"], backend = row["backend"];
+    EXPECT_NE(csv.find("cpu," + model + ",2,"), std::string::npos) << model;
+    EXPECT_NE(html.find("<td>" + model + "</td><td>" + backend + "</td>"), std::string::npos)
+        << model << " " << backend;
+    EXPECT_EQ(row["precision"], "fp32");
+    EXPECT_EQ(row["mode"], "eval");
+  }
+  // The run's settings and conditions, as compare reads them.
+  EXPECT_EQ(json["config"]["measure"], "performance");
+  EXPECT_EQ(json["config"]["precision"], "fp32");
+  EXPECT_TRUE(json["config"]["optimizer"].is_null());  // inference
+  EXPECT_EQ(json["environment"]["build_type"], "Release");
+  EXPECT_TRUE(json["environment"]["cpu_flags"].is_array());
+  EXPECT_EQ(json["columns"]["abs_latency_ms"]["unit"], "ms");
+  EXPECT_EQ(json["columns"]["abs_latency_ms"]["csv_column"], "abs_latency");
 }
 
 TEST(Reports, JsonHasSchemaEnvironmentAndEverySample) {

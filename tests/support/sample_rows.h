@@ -11,9 +11,13 @@ namespace tracebench::testing {
 
 inline ResultRow sample_row() {
   ResultRow row;
+  row.mode = "train";
+  row.precision = "bf16";
   row.model = "LinearModel";
   row.backend = "ts";
   row.batch_size = 2;
+  row.error = "warning: eager output holds NaN or Inf";
+  row.iterations_per_run = 3;
   row.speedup = 1.25;
   row.ci_low = 1.2;
   row.ci_high = 1.3;

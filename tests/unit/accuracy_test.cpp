@@ -5,7 +5,7 @@
 
 #include <random>
 
-#include "accuracy/compare.h"
+#include "accuracy/output_comparison.h"
 #include "accuracy/tolerance.h"
 #include "backends/registry.h"
 #include "runner/accuracy.h"

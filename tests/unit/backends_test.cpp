@@ -5,7 +5,7 @@
 
 #include "backends/frozen_graph.h"
 #include "backends/registry.h"
-#include "backends/tracing.h"
+#include "tracebench/tracing.h"
 #include "zoo/zoo.h"
 
 namespace tracebench {
@@ -48,7 +48,7 @@ INSTANTIATE_TEST_SUITE_P(AllBuiltIns, BackendsMatchEager,
 
 TEST(Tracing, ParametersBecomeConstantsAndInputsStayInputs) {
   auto model = inference_model("small_convnet", 1);
-  auto graph = trace_with_constant_parameters(*model, model->example_inputs());
+  auto graph = trace_model_graph(*model, model->example_inputs());
   EXPECT_EQ(graph->inputs().size(), 1u);
   EXPECT_EQ(graph->outputs().size(), 1u);
 }
@@ -56,12 +56,12 @@ TEST(Tracing, ParametersBecomeConstantsAndInputsStayInputs) {
 TEST(Tracing, RefusesParametersThatRequireGrad) {
   torch::manual_seed(0);
   auto model = find_zoo_model("LinearModel")->make(2);
-  EXPECT_THROW(trace_with_constant_parameters(*model, model->example_inputs()), c10::Error);
+  EXPECT_THROW(trace_model_graph(*model, model->example_inputs()), c10::Error);
 }
 
 TEST(OptimizeForInference, FoldsBatchNormAndConvertsToOneDnn) {
   auto model = inference_model("small_convnet", 1);
-  auto graph = trace_with_constant_parameters(*model, model->example_inputs());
+  auto graph = trace_model_graph(*model, model->example_inputs());
   EXPECT_NE(graph->toString().find("batch_norm"), std::string::npos);
   optimize_frozen_graph(graph);
   const std::string optimized = graph->toString();

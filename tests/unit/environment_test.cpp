@@ -20,6 +20,16 @@ TEST(Environment, BlasLibrariesFromMaps) {
   EXPECT_TRUE(blas_libraries_in_maps("").empty());
 }
 
+TEST(Environment, KernelCpuFlagsFromCpuinfo) {
+  const std::string cpuinfo =
+      "processor\t: 0\nflags\t\t: fpu sse2 avx2 fma avx512f avx512_bf16 amx_tile\n"
+      "processor\t: 1\nflags\t\t: fpu avx512_vnni\n";
+  EXPECT_EQ(kernel_cpu_flags(cpuinfo),
+            (std::vector<std::string>{"avx2", "fma", "avx512f", "avx512_bf16", "amx_tile"}));
+  EXPECT_TRUE(kernel_cpu_flags("flags\t: fpu sse2\n").empty());  // no AVX at all
+  EXPECT_TRUE(kernel_cpu_flags("").empty());
+}
+
 TEST(Environment, CollectsTheEssentials) {
   const auto env = collect_environment();
   EXPECT_GT(env.logical_cores, 0);
@@ -27,6 +37,7 @@ TEST(Environment, CollectsTheEssentials) {
   EXPECT_EQ(env.libtorch_version.rfind("1.", 0), 0u) << env.libtorch_version;
   EXPECT_NE(env.libtorch_config.find("PyTorch built with"), std::string::npos);
   EXPECT_FALSE(env.compiler.empty());
+  EXPECT_FALSE(env.build_type.empty());
   EXPECT_EQ(env.time_utc.size(), 20u) << env.time_utc;  // 2024-01-02T03:04:05Z
   EXPECT_FALSE(env.load_average.empty());
 }

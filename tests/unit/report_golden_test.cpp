@@ -6,11 +6,14 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <sstream>
 
+#include "app/cli.h"
 #include "report/compare.h"
 #include "report/json.h"
 #include "report/merge.h"
 #include "sample_rows.h"
+#include "test_paths.h"
 
 namespace tracebench {
 namespace {
@@ -27,6 +30,8 @@ Environment fixed_environment() {
   e.blas_libraries = {"/usr/lib/libopenblas.so.0"};
   e.openblas_threads = 1;
   e.compiler = "GNU 12.2.0";
+  e.build_type = "Release";
+  e.cpu_flags = {"avx2", "fma", "avx512f"};
   e.tracebench_version = "0.1.0";
   e.git_revision = "abc1234";
   e.time_utc = "2024-01-02T03:04:05Z";
@@ -52,6 +57,112 @@ TEST(ReportGolden, JsonFileText) {
   report.rows = {sample_row(), failed};
   // What write_report_atomically puts in the file (before its final newline).
   const std::string expected = R"({
+ "columns": {
+  "abs_latency_ms": {
+   "csv_column": "abs_latency",
+   "unit": "ms"
+  },
+  "backend": {
+   "csv_column": "backend",
+   "unit": ""
+  },
+  "backend_peak_mem_mb": {
+   "csv_column": "backend_peak_mem",
+   "unit": "MB"
+  },
+  "batch_size": {
+   "csv_column": "batch_size",
+   "unit": ""
+  },
+  "ci_high": {
+   "csv_column": "ci_high",
+   "unit": "x"
+  },
+  "ci_low": {
+   "csv_column": "ci_low",
+   "unit": "x"
+  },
+  "compilation_latency_s": {
+   "csv_column": "compilation_latency",
+   "unit": "s"
+  },
+  "compression_ratio": {
+   "csv_column": "compression_ratio",
+   "unit": "x"
+  },
+  "counters": {
+   "csv_column": null,
+   "unit": ""
+  },
+  "device": {
+   "csv_column": "dev",
+   "unit": ""
+  },
+  "eager_latency_ms": {
+   "csv_column": "eager_latency",
+   "unit": "ms"
+  },
+  "eager_peak_mem_mb": {
+   "csv_column": "eager_peak_mem",
+   "unit": "MB"
+  },
+  "eager_samples_s": {
+   "csv_column": null,
+   "unit": "s"
+  },
+  "error": {
+   "csv_column": "error",
+   "unit": ""
+  },
+  "first_call_latency_s": {
+   "csv_column": "first_call_latency",
+   "unit": "s"
+  },
+  "iterations_per_run": {
+   "csv_column": "iterations_per_run",
+   "unit": ""
+  },
+  "mann_whitney_p": {
+   "csv_column": "mann_whitney_p",
+   "unit": ""
+  },
+  "mode": {
+   "csv_column": "mode",
+   "unit": ""
+  },
+  "model": {
+   "csv_column": "name",
+   "unit": ""
+  },
+  "precision": {
+   "csv_column": "precision",
+   "unit": ""
+  },
+  "samples": {
+   "csv_column": "samples",
+   "unit": ""
+  },
+  "samples_s": {
+   "csv_column": null,
+   "unit": "s"
+  },
+  "speedup": {
+   "csv_column": "speedup",
+   "unit": "x"
+  },
+  "status": {
+   "csv_column": "status",
+   "unit": ""
+  },
+  "warnings": {
+   "csv_column": "warnings",
+   "unit": ""
+  },
+  "welch_p": {
+   "csv_column": "p_value",
+   "unit": ""
+  }
+ },
  "config": {
   "mode": "eval",
   "repeat": 30
@@ -60,7 +171,13 @@ TEST(ReportGolden, JsonFileText) {
   "blas_libraries": [
    "/usr/lib/libopenblas.so.0"
   ],
+  "build_type": "Release",
   "compiler": "GNU 12.2.0",
+  "cpu_flags": [
+   "avx2",
+   "fma",
+   "avx512f"
+  ],
   "cpu_governor": "performance",
   "cpu_model": "Test CPU @ 3.00GHz",
   "git_revision": "abc1234",
@@ -94,12 +211,13 @@ TEST(ReportGolden, JsonFileText) {
     0.00125,
     0.0013
    ],
-   "error": "",
+   "error": "warning: eager output holds NaN or Inf",
    "first_call_latency_s": 0.1,
-   "iterations_per_run": 1,
+   "iterations_per_run": 3,
    "mann_whitney_p": 0.02,
-   "mode": "eval",
+   "mode": "train",
    "model": "LinearModel",
+   "precision": "bf16",
    "samples": 2,
    "samples_s": [
     0.001,
@@ -136,10 +254,11 @@ TEST(ReportGolden, JsonFileText) {
    ],
    "error": "RuntimeError: shape mismatch",
    "first_call_latency_s": 0.1,
-   "iterations_per_run": 1,
+   "iterations_per_run": 3,
    "mann_whitney_p": 0.02,
-   "mode": "eval",
+   "mode": "train",
    "model": "BrokenModel",
+   "precision": "bf16",
    "samples": 0,
    "samples_s": [],
    "speedup": 0.0,
@@ -189,6 +308,40 @@ geomean latency change: +9.5%   geomean speedup change: -8.7%
 2 regression(s), 0 improvement(s) (latency change beyond 5% with Mann-Whitney p < 0.05; newly failing rows count as regressions)
 )";
   EXPECT_EQ(format_comparison(compare_reports(base, next, 0.05)), expected);
+}
+
+// A bf16 run is not a faster fp32 run: compare refuses it with the setting
+// named, unless told the change is the point.
+TEST(ReportGolden, CompareRefusesRunsOfDifferentPrecision) {
+  auto fp32 = report_of({measured_row("alexnet", "ts", 2.0, 2.0)});
+  fp32.config = {{"precision", "fp32"}, {"threads", 2}};
+  auto bf16 = report_of({measured_row("alexnet", "ts", 1.0, 2.0)});
+  bf16.rows[0].precision = "bf16";
+  bf16.config = {{"precision", "bf16"}, {"threads", 2}};
+  const auto base_path = testing::process_temp_path("fp32.json").string();
+  const auto next_path = testing::process_temp_path("bf16.json").string();
+  write_report_atomically(base_path, fp32);
+  write_report_atomically(next_path, bf16);
+
+  auto compare = [&](std::vector<const char*> extra, std::string& printed) {
+    std::vector<const char*> argv = {"tracebench", "compare", base_path.c_str(), next_path.c_str()};
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    std::ostringstream out, err;
+    const int code = run_cli(static_cast<int>(argv.size()), argv.data(), out, err);
+    printed = out.str() + err.str();
+    return code;
+  };
+  std::string printed;
+  EXPECT_EQ(compare({}, printed), 2);
+  EXPECT_EQ(printed,
+            "tracebench: error: the two runs were measured under different settings (precision: "
+            "\"fp32\" -> \"bf16\"); re-run one with the other's settings, or pass "
+            "--allow-config-change\n");
+
+  EXPECT_EQ(compare({"--allow-config-change"}, printed), 0);
+  EXPECT_EQ(printed.substr(0, printed.find('\n')),
+            R"(settings differ (--allow-config-change): precision: "fp32" -> "bf16")");
+  EXPECT_NE(printed.find("-50.0%"), std::string::npos) << printed;  // the rows were matched
 }
 
 TEST(ReportGolden, MergedRows) {

@@ -35,7 +35,7 @@ TEST(JsonReport, GoldenStructure) {
                       "ci_low", "compilation_latency_s", "compression_ratio", "counters", "device",
                       "eager_latency_ms", "eager_peak_mem_mb", "eager_samples_s", "error",
                       "first_call_latency_s", "iterations_per_run", "mann_whitney_p", "mode",
-                      "model", "samples", "samples_s", "speedup", "status", "warnings",
+                      "model", "precision", "samples", "samples_s", "speedup", "status", "warnings",
                       "welch_p"}));
   EXPECT_EQ(json["rows"][0]["samples"], 2);
   EXPECT_EQ(json["rows"][0]["warnings"][0]["code"], "high_cv");

@@ -8,8 +8,9 @@
 
 #include <cmath>
 #include <fstream>
+#include <sstream>
 
-#include "backends/plugin_loader.h"
+#include "app/plugin_loader.h"
 #include "backends/registry.h"
 #include "report/csv.h"
 #include "report/csv_reader.h"
@@ -20,6 +21,7 @@
 #include "runner/suite.h"
 #include "sources/cache.h"
 #include "sources/load_model.h"
+#include "sample_rows.h"
 #include "test_paths.h"
 #include "usage_error_helpers.h"
 #include "tracebench/error.h"
@@ -31,6 +33,8 @@ using testing::fresh_temp_directory;
 using testing::source_path;
 using testing::usage_error_of;
 
+// What --resume says about the file, when a test does not look at it.
+std::ostringstream quiet;
 
 TEST(RowJson, RoundTripsEveryField) {
   ResultRow row;
@@ -107,7 +111,7 @@ TEST(CsvReader, ReadsBackWhatTheWriterWrote) {
     writer.write(pass);
     writer.write(failed);
   }
-  const auto state = prepare_resume(path);
+  const auto state = prepare_resume(path, false, quiet);
   ASSERT_EQ(state.rows.size(), 2u);
   EXPECT_EQ(state.rows[0].model, "LinearModel");
   EXPECT_DOUBLE_EQ(state.rows[0].speedup, 1.5);
@@ -125,7 +129,7 @@ TEST(CsvReader, ReadsBackWhatTheWriterWrote) {
     more.backend = "eager";
     writer.write(more);
   }
-  EXPECT_EQ(prepare_resume(path).rows.size(), 3u);
+  EXPECT_EQ(prepare_resume(path, false, quiet).rows.size(), 3u);
 }
 
 TEST(Resume, CrashTimeoutOomAndLoadFailuresRunAgain) {
@@ -134,47 +138,53 @@ TEST(Resume, CrashTimeoutOomAndLoadFailuresRunAgain) {
     CsvWriter writer(path, /*accuracy=*/false);
     for (const char* status : {status::kPass, status::kCrash, status::kTimeout, status::kOom,
                                status::kModelFailToLoad, status::kFailToRun}) {
-      ResultRow row;
+      ResultRow row = testing::sample_row();  // every column filled
       row.model = std::string("m_") + status;
-      row.backend = "ts";
       row.status = status;
       writer.write(row);
     }
   }
-  const auto state = prepare_resume(path);
+  std::ostringstream said;
+  const auto state = prepare_resume(path, false, said);
+  EXPECT_CONTAINS(said.str(), "2 rows already in");
+  EXPECT_CONTAINS(said.str(), "4 crash / timeout / OOM / load-failure rows will run again");
   ASSERT_EQ(state.rows.size(), 2u);
   EXPECT_EQ(state.rows[0].status, "pass");
   EXPECT_EQ(state.rows[1].status, "fail_to_run");
   EXPECT_EQ(state.missing_backends("m_crash", {"ts"}), std::vector<std::string>{"ts"});
   EXPECT_TRUE(state.missing_backends("m_pass", {"ts"}).empty());
   // The retried rows are gone from the file, so their new rows are not duplicates.
-  EXPECT_EQ(prepare_resume(path).rows.size(), 2u);
+  EXPECT_EQ(prepare_resume(path, false, quiet).rows.size(), 2u);
   std::ifstream in(path);
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_EQ(text.find("m_crash"), std::string::npos) << text;
   EXPECT_EQ(text.rfind(csv_header(), 0), 0u) << text;
+  // The kept rows are rewritten as they were written, every column intact.
+  ResultRow kept = testing::sample_row();
+  kept.model = "m_pass";
+  EXPECT_CONTAINS(text, "\n" + csv_line(kept) + "\n");
 }
 
 TEST(Resume, CutOffLastLineIsDroppedAndBadFilesNameTheFix) {
   const auto dir = fresh_temp_directory("resume");
   const auto path = (dir / "rows.csv").string();
-  EXPECT_TRUE(prepare_resume(path).rows.empty());  // no file yet: nothing done
+  EXPECT_TRUE(prepare_resume(path, false, quiet).rows.empty());  // no file yet: nothing done
   ResultRow a;
   a.model = "A";
   a.backend = "eager";
   { std::ofstream(path) << csv_header() << "\n" << csv_line(a) << "\ncpu,B,1,"; }
-  const auto state = prepare_resume(path);
+  const auto state = prepare_resume(path, false, quiet);
   ASSERT_EQ(state.rows.size(), 1u);
   EXPECT_EQ(state.rows[0].model, "A");
-  EXPECT_EQ(read_file(path).back(), '\n');
+  EXPECT_EQ(read_model_file(path).back(), '\n');
 
   { std::ofstream(path) << "some,other,header\n1,2,3\n"; }
-  EXPECT_CONTAINS(usage_error_of([&] { prepare_resume(path); }), "header");
+  EXPECT_CONTAINS(usage_error_of([&] { prepare_resume(path, false, quiet); }), "header");
   { std::ofstream(path) << csv_header() << "\ncpu,\"A,1\n"; }
-  EXPECT_CONTAINS(usage_error_of([&] { prepare_resume(path); }), "not a readable CSV");
+  EXPECT_CONTAINS(usage_error_of([&] { prepare_resume(path, false, quiet); }), "not a readable CSV");
   { std::ofstream(path) << csv_header() << "\ncpu,A\n"; }
-  EXPECT_CONTAINS(usage_error_of([&] { prepare_resume(path); }), "fields");
-  EXPECT_CONTAINS(usage_error_of([] { prepare_resume(""); }), "--resume needs --output");
+  EXPECT_CONTAINS(usage_error_of([&] { prepare_resume(path, false, quiet); }), "fields");
+  EXPECT_CONTAINS(usage_error_of([] { prepare_resume("", false, quiet); }), "--resume needs --output");
 }
 
 TEST(Isolation, SignalNamesAndOutOfMemoryLabels) {
@@ -220,6 +230,10 @@ TEST(BackendPlugins, SymbolScanIsSafeOnAnyBytes) {
   EXPECT_CONTAINS(usage_error_of([] { load_backend_plugin("/no/such/plugin.cpp"); }),
                   "does not exist");
   EXPECT_CONTAINS(usage_error_of([] { load_backend_plugin("plugin.txt"); }), ".so");
+  // A missing library names the flag, not --only.
+  const auto missing = usage_error_of([] { load_backend_plugin("/no/such/plugin.so"); });
+  EXPECT_CONTAINS(missing, "--backend-plugin /no/such/plugin.so does not exist");
+  EXPECT_EQ(missing.find("--only"), std::string::npos) << missing;
   // A real library with no backend in it.
   EXPECT_CONTAINS(usage_error_of([] {
                     load_backend_plugin(source_path("examples/model_collection.cpp"));

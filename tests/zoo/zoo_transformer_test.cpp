@@ -7,7 +7,7 @@
 #include <torch/torch.h>
 
 #include "zoo/bert.h"
-#include "zoo/flops.h"
+#include "backends/flops.h"
 #include "zoo/vit.h"
 #include "zoo/zoo.h"
 

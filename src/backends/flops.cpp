@@ -1,8 +1,8 @@
-#include "zoo/flops.h"
+#include "backends/flops.h"
 
 #include <torch/csrc/jit/ir/constants.h>
 
-#include "backends/tracing.h"
+#include "tracebench/tracing.h"
 
 namespace tracebench {
 
@@ -48,7 +48,7 @@ int64_t product_macs(const Node* node, size_t first_operand) {
 
 FlopCount count_flops(Model& model, const std::vector<c10::IValue>& inputs) {
   torch::NoGradGuard no_grad;
-  auto graph = trace_with_constant_parameters(model, inputs);
+  auto graph = trace_model_graph(model, inputs);
   FlopCount count;
   int64_t macs = 0;
   // Traced graphs are flat (no blocks) for these models; walk nested blocks anyway.

@@ -1,4 +1,4 @@
-#include "accuracy/compare.h"
+#include "accuracy/output_comparison.h"
 
 #include <torch/torch.h>
 

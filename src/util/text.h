@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <string>
+#include <vector>
 
 namespace tracebench {
 
@@ -12,6 +13,41 @@ inline std::string printf_string(const char* format, double value) {
   char buffer[64];
   std::snprintf(buffer, sizeof buffer, format, value);
   return buffer;
+}
+
+/// `text` with &, <, >, " and ' escaped for HTML.
+inline std::string html_escape(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+/// `parts` with `separator` between them.
+inline std::string join(const std::vector<std::string>& parts, const std::string& separator) {
+  std::string joined;
+  for (size_t i = 0; i < parts.size(); ++i) joined += (i ? separator : "") + parts[i];
+  return joined;
+}
+
+/// The pieces of `text` between `separator`s; none for an empty text.
+inline std::vector<std::string> split(const std::string& text, char separator) {
+  std::vector<std::string> pieces;
+  if (text.empty()) return pieces;
+  size_t start = 0;
+  for (size_t end; (end = text.find(separator, start)) != std::string::npos; start = end + 1) {
+    pieces.push_back(text.substr(start, end - start));
+  }
+  pieces.push_back(text.substr(start));
+  return pieces;
 }
 
 /// `text` followed (pad_right) or preceded (pad_left) by spaces up to `width`;

@@ -1,4 +1,4 @@
-#include "backends/plugin_loader.h"
+#include "app/plugin_loader.h"
 
 #include <dlfcn.h>
 #include <elf.h>
@@ -7,10 +7,10 @@
 #include <cstring>
 
 #include "backends/registry.h"
-#include "sources/cache.h"
 #include "sources/cpp_loader.h"
 #include "tracebench/backend.h"
 #include "tracebench/error.h"
+#include "util/files.h"
 
 namespace tracebench {
 
@@ -74,7 +74,12 @@ std::vector<std::string> load_backend_plugin(const std::filesystem::path& file) 
     throw UsageError("--backend-plugin " + file.string() +
                      ": give a shared library (.so) or a C++ source (.cpp)");
   }
-  const auto names = exported_backend_names(read_file(library));  // throws if unreadable
+  const auto bytes = read_file(library);
+  if (!bytes) {
+    throw UsageError("--backend-plugin " + file.string() +
+                     " does not exist or cannot be read; check the path");
+  }
+  const auto names = exported_backend_names(*bytes);
   if (names.empty()) {
     throw UsageError("--backend-plugin " + file.string() +
                      " exports no backend; add TRACEBENCH_REGISTER_BACKEND(name, Class) "

@@ -1,0 +1,176 @@
+#include "report/reporters.h"
+
+#include "report/console.h"
+#include "report/csv.h"
+#include "report/html.h"
+#include "report/json.h"
+#include "report/progress.h"
+#include "util/text.h"
+
+namespace tracebench {
+
+namespace {
+
+class ConsoleReporter : public Reporter {
+ public:
+  ConsoleReporter(std::ostream& out, bool print_ci) : out_(out), print_ci_(print_ci) {}
+
+  void begin(const RunContext& context) override {
+    accuracy_ = context.accuracy;
+    backends_ = context.backends;
+    backend_width_ = backend_column_width(backends_);
+  }
+
+  void row(const ResultRow& row) override {
+    const bool with_ci = backend_width_ > 0 || print_ci_;
+    out_ << (accuracy_ ? format_accuracy_line(row, backend_width_)
+                       : format_result_line(row, backend_width_, with_ci))
+         << std::endl;
+  }
+
+  void end(const std::vector<ResultRow>& rows) override {
+    if (accuracy_) {
+      out_ << format_pass_rate(rows) << std::endl;
+    } else if (backend_width_ > 0) {
+      out_ << "\n" << format_grid_table(rows, backends_);
+    }
+  }
+
+ private:
+  std::ostream& out_;
+  bool print_ci_;
+  bool accuracy_ = false;
+  std::vector<std::string> backends_;
+  size_t backend_width_ = 0;
+};
+
+class StderrReporter : public Reporter {
+ public:
+  StderrReporter(std::ostream& err, bool print_warnings)
+      : err_(err), print_warnings_(print_warnings || ProgressLine::stderr_is_terminal()) {}
+
+  void begin(const RunContext& context) override {
+    const std::string& build = context.environment.build_type;
+    if (build != "Release" && build != "RelWithDebInfo" && build != "MinSizeRel") {
+      // Unoptimized, the harness's own code (timing loop, eager glue) is slower.
+      err_ << "tracebench: warning: this tracebench is a " << (build.empty() ? "unknown" : build)
+           << " build, not optimized: its numbers are not a release build's; rebuild with "
+              "-DCMAKE_BUILD_TYPE=Release (make build)"
+           << std::endl;
+    }
+    backends_ = join(context.backends, ",");
+    progress_ = std::make_unique<ProgressLine>(err_, context.models,
+                                               ProgressLine::stderr_is_terminal());
+  }
+
+  void start_model(size_t index, const std::string& model) override {
+    progress_->start(index, model, backends_);
+    baseline_warned_ = false;
+  }
+
+  void row(const ResultRow& row) override {
+    progress_->clear();
+    bool baseline_now = false;
+    for (const auto& warning : print_warnings_ ? row.warnings : std::vector<std::string>{}) {
+      // The eager baseline's warnings are the same on every row of a model: print them once.
+      const bool from_baseline = warning.rfind(kBaselineWarningMessagePrefix, 0) == 0;
+      if (from_baseline && baseline_warned_) continue;
+      baseline_now = baseline_now || from_baseline;
+      err_ << "tracebench: warning: " << row.model << " " << warning << std::endl;
+    }
+    baseline_warned_ = baseline_warned_ || baseline_now;
+  }
+
+  void end(const std::vector<ResultRow>&) override { progress_.reset(); }
+
+ private:
+  std::ostream& err_;
+  bool print_warnings_;
+  std::string backends_;
+  std::unique_ptr<ProgressLine> progress_;
+  bool baseline_warned_ = false;
+};
+
+class CsvReporter : public Reporter {
+ public:
+  explicit CsvReporter(std::string path) : path_(std::move(path)) {}
+  void begin(const RunContext& context) override {
+    // --resume appends to the rows kept from the earlier run.
+    writer_ = std::make_unique<CsvWriter>(path_, context.accuracy, context.resume);
+  }
+  void row(const ResultRow& row) override { writer_->write(row); }
+
+ private:
+  std::string path_;
+  std::unique_ptr<CsvWriter> writer_;
+};
+
+// Rewritten atomically after every model, so a killed run keeps its finished
+// models; an empty but valid report from the start, so a bad path fails first.
+class JsonReporter : public Reporter {
+ public:
+  explicit JsonReporter(std::string path) : path_(std::move(path)) {}
+  void begin(const RunContext& context) override {
+    report_.environment = context.environment;
+    report_.config = context.settings;
+    write_report_atomically(path_, report_);
+  }
+  void row(const ResultRow& row) override { report_.rows.push_back(row); }
+  void end_model() override { write_report_atomically(path_, report_); }
+
+ private:
+  std::string path_;
+  RunReport report_;
+};
+
+// Drawn once, when the run ends (its charts need every row); begin() writes an
+// empty page, so a bad path fails before any model runs.
+class HtmlReporter : public Reporter {
+ public:
+  explicit HtmlReporter(std::string path) : path_(std::move(path)) {}
+  void begin(const RunContext& context) override {
+    report_.environment = context.environment;
+    report_.config = context.settings;
+    write_html_report(path_, report_);
+  }
+  void row(const ResultRow& row) override { report_.rows.push_back(row); }
+  void end(const std::vector<ResultRow>&) override { write_html_report(path_, report_); }
+
+ private:
+  std::string path_;
+  RunReport report_;
+};
+
+template <typename T>
+std::unique_ptr<Reporter> make_file_reporter(const std::string& path) {
+  return std::make_unique<T>(path);
+}
+
+}  // namespace
+
+std::unique_ptr<Reporter> make_console_reporter(std::ostream& out, bool print_ci) {
+  return std::make_unique<ConsoleReporter>(out, print_ci);
+}
+
+std::unique_ptr<Reporter> make_stderr_reporter(std::ostream& err, bool print_warnings) {
+  return std::make_unique<StderrReporter>(err, print_warnings);
+}
+
+const std::vector<ReportFileFormat>& report_file_formats() {
+  static const std::vector<ReportFileFormat> formats = {
+      {kCsvReportFlag,
+       "Write the rows to this CSV file, one line as each is measured (default: none)",
+       make_file_reporter<CsvReporter>},
+      {"json",
+       "Write a JSON report (raw samples, environment, settings) to this file, rewritten "
+       "atomically after each model (default: none)",
+       make_file_reporter<JsonReporter>},
+      {"html",
+       "Write the HTML report (summary, charts, every row) to this file when the run ends "
+       "(default: none; `tracebench report` draws one from a JSON report)",
+       make_file_reporter<HtmlReporter>},
+  };
+  return formats;
+}
+
+}  // namespace tracebench

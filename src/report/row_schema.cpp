@@ -1,0 +1,235 @@
+#include "report/row_schema.h"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "util/text.h"
+
+namespace tracebench {
+
+namespace {
+
+using nlohmann::json;
+
+// A number the CSV cannot hold (empty, or text) keeps the row's default.
+bool parse_number(const std::string& text, double& value) {
+  if (text.empty()) return false;
+  try {
+    size_t used = 0;
+    const double parsed = std::stod(text, &used);
+    if (used != text.size()) return false;
+    value = parsed;
+    return true;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+std::string html_number(double value, const char* format) {
+  return std::isfinite(value) ? printf_string(format, value) : "&ndash;";
+}
+
+RowField described(const char* csv_column, const char* json_key, const char* unit,
+                   const char* html_heading) {
+  RowField field;
+  field.csv_column = csv_column;
+  field.json_key = json_key;
+  field.unit = unit;
+  field.html_heading = html_heading;
+  return field;
+}
+
+RowField text(const char* csv_column, const char* json_key, std::string ResultRow::*member,
+              const char* html_heading = nullptr) {
+  RowField field = described(csv_column, json_key, "", html_heading);
+  field.to_text = [member](const ResultRow& row) { return row.*member; };
+  field.from_text = [member](ResultRow& row, const std::string& cell) { row.*member = cell; };
+  field.to_json = [member](const ResultRow& row) { return json(row.*member); };
+  field.from_json = [member](ResultRow& row, const json& value) {
+    row.*member = value.get<std::string>();
+  };
+  if (html_heading) {
+    field.to_html = [member](const ResultRow& row) { return html_escape(row.*member); };
+  }
+  return field;
+}
+
+RowField integer(const char* csv_column, const char* json_key, int64_t ResultRow::*member,
+                 const char* html_heading = nullptr) {
+  RowField field = described(csv_column, json_key, "", html_heading);
+  field.to_text = [member](const ResultRow& row) { return std::to_string(row.*member); };
+  field.from_text = [member](ResultRow& row, const std::string& cell) {
+    double value = 0;
+    if (parse_number(cell, value) && value >= 0 && value < 9e18) {
+      row.*member = static_cast<int64_t>(value);
+    }
+  };
+  field.to_json = [member](const ResultRow& row) { return json(row.*member); };
+  field.from_json = [member](ResultRow& row, const json& value) {
+    row.*member = value.get<int64_t>();
+  };
+  if (html_heading) {
+    field.to_html = [member](const ResultRow& row) { return std::to_string(row.*member); };
+  }
+  return field;
+}
+
+// NaN (not measured) is an empty CSV cell and a JSON null; either reads back
+// as the row's default for the field.
+RowField number(const char* csv_column, const char* json_key, const char* unit,
+                double ResultRow::*member, const char* html_heading = nullptr,
+                const char* html_format = "%.3f") {
+  RowField field = described(csv_column, json_key, unit, html_heading);
+  field.to_text = [member](const ResultRow& row) {
+    return std::isnan(row.*member) ? std::string() : printf_string("%.6f", row.*member);
+  };
+  field.from_text = [member](ResultRow& row, const std::string& cell) {
+    parse_number(cell, row.*member);
+  };
+  field.to_json = [member](const ResultRow& row) {
+    return std::isfinite(row.*member) ? json(row.*member) : json(nullptr);
+  };
+  field.from_json = [member](ResultRow& row, const json& value) {
+    row.*member = value.get<double>();
+  };
+  if (html_heading) {
+    field.to_html = [member, html_format](const ResultRow& row) {
+      return html_number(row.*member, html_format);
+    };
+  }
+  return field;
+}
+
+RowField json_only(const char* json_key, const char* unit,
+                   std::function<json(const ResultRow&)> to_json,
+                   std::function<void(ResultRow&, const json&)> from_json) {
+  RowField field = described(nullptr, json_key, unit, nullptr);
+  field.to_json = std::move(to_json);
+  field.from_json = std::move(from_json);
+  return field;
+}
+
+template <typename T>
+RowField json_only(const char* json_key, const char* unit, T ResultRow::*member) {
+  return json_only(
+      json_key, unit, [member](const ResultRow& row) { return json(row.*member); },
+      [member](ResultRow& row, const json& value) { row.*member = value.get<T>(); });
+}
+
+// Stable codes in the CSV (high_cv;slow_start), codes with their messages in
+// the JSON. A row read from the CSV has no messages: the code stands in.
+RowField warnings() {
+  RowField field = described("warnings", "warnings", "", nullptr);
+  field.to_text = [](const ResultRow& row) { return join(row.warning_codes, ";"); };
+  field.from_text = [](ResultRow& row, const std::string& cell) {
+    row.warning_codes = split(cell, ';');
+    row.warnings = row.warning_codes;
+  };
+  field.to_json = [](const ResultRow& row) {
+    json list = json::array();
+    for (size_t i = 0; i < row.warnings.size(); ++i) {
+      list.push_back({{"code", i < row.warning_codes.size() ? row.warning_codes[i] : ""},
+                      {"message", row.warnings[i]}});
+    }
+    return list;
+  };
+  field.from_json = [](ResultRow& row, const json& list) {
+    for (const auto& warning : list) {
+      row.warning_codes.push_back(warning.at("code").get<std::string>());
+      row.warnings.push_back(warning.at("message").get<std::string>());
+    }
+  };
+  return field;
+}
+
+// Derived from the raw samples, so written but never read back.
+RowField samples() {
+  RowField field = described("samples", "samples", "", "samples");
+  field.to_text = [](const ResultRow& row) { return std::to_string(row.samples()); };
+  field.to_json = [](const ResultRow& row) { return json(row.samples()); };
+  field.to_html = field.to_text;
+  return field;
+}
+
+RowField confidence_interval_low() {
+  RowField field = number("ci_low", "ci_low", "x", &ResultRow::ci_low, "95% CI");
+  // One cell for the whole interval; ci_high has none of its own.
+  field.to_html = [](const ResultRow& row) {
+    return "[" + html_number(row.ci_low, "%.3f") + ", " + html_number(row.ci_high, "%.3f") + "]";
+  };
+  return field;
+}
+
+std::vector<RowField> make_row_fields() {
+  using R = ResultRow;
+  return {
+      // The dynamo runner's columns, in its order.
+      text("dev", "device", &R::device),
+      text("name", "model", &R::model),
+      integer("batch_size", "batch_size", &R::batch_size),
+      number("speedup", "speedup", "x", &R::speedup, "speedup", "%.3fx"),
+      number("abs_latency", "abs_latency_ms", "ms", &R::abs_latency_ms, "latency ms"),
+      number("compilation_latency", "compilation_latency_s", "s", &R::compilation_latency_s,
+             "compile s"),
+      number("compression_ratio", "compression_ratio", "x", &R::compression_ratio, "compression",
+             "%.2f"),
+      text("backend", "backend", &R::backend),
+      number("p_value", "welch_p", "", &R::p_value, "Welch p"),
+      number("eager_latency", "eager_latency_ms", "ms", &R::eager_latency_ms, "eager ms"),
+      text("status", "status", &R::status),
+      text("error", "error", &R::error),
+      // tracebench's own.
+      confidence_interval_low(),
+      number("ci_high", "ci_high", "x", &R::ci_high),
+      number("mann_whitney_p", "mann_whitney_p", "", &R::mann_whitney_p, "Mann-Whitney p"),
+      samples(),
+      integer("iterations_per_run", "iterations_per_run", &R::iterations_per_run),
+      number("eager_peak_mem", "eager_peak_mem_mb", "MB", &R::eager_peak_mem_mb, "eager peak MB"),
+      number("backend_peak_mem", "backend_peak_mem_mb", "MB", &R::backend_peak_mem_mb,
+             "backend peak MB"),
+      number("first_call_latency", "first_call_latency_s", "s", &R::first_call_latency_s,
+             "first call s", "%.4f"),
+      warnings(),
+      text("mode", "mode", &R::mode, "mode"),
+      text("precision", "precision", &R::precision, "precision"),
+      // In the JSON only.
+      json_only("samples_s", "s", &R::samples_s),  // every timed sample, per call
+      json_only("eager_samples_s", "s", &R::eager_samples_s),
+      json_only("counters", "", &R::counters),
+  };
+}
+
+}  // namespace
+
+const std::vector<RowField>& row_fields() {
+  static const std::vector<RowField> fields = make_row_fields();
+  return fields;
+}
+
+const RowField& row_field(const std::string& json_key) {
+  for (const auto& field : row_fields()) {
+    if (field.json_key == json_key) return field;
+  }
+  throw std::logic_error("no row field with JSON key " + json_key);
+}
+
+std::vector<CsvColumn> csv_layout(bool accuracy) {
+  std::vector<CsvColumn> columns;
+  if (accuracy) {
+    for (const auto& [name, json_key] : {std::pair{"dev", "device"},
+                                         {"name", "model"},
+                                         {"batch_size", "batch_size"},
+                                         {"accuracy", "status"},
+                                         {"backend", "backend"},
+                                         {"detail", "error"}}) {
+      columns.push_back({name, &row_field(json_key)});
+    }
+    return columns;
+  }
+  for (const auto& field : row_fields()) {
+    if (field.csv_column) columns.push_back({field.csv_column, &field});
+  }
+  return columns;
+}
+
+}  // namespace tracebench

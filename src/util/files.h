@@ -1,0 +1,15 @@
+#pragma once
+// Reading a whole file, for every folder: the callers say what a missing file
+// means (a fact left unknown, or a one-line error naming the fix).
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace tracebench {
+
+/// The bytes of `path`; nullopt if it is not a regular file or cannot be read.
+/// Files of /proc and /sys read whole although their size says 0.
+std::optional<std::string> read_file(const std::filesystem::path& path);
+
+}  // namespace tracebench

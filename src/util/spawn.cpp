@@ -1,0 +1,83 @@
+#include "util/spawn.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <stdexcept>
+
+namespace tracebench {
+
+namespace {
+
+// Only async-signal-safe calls between fork and exec: the parent has threads.
+[[noreturn]] void exec_in_child(char* const* args, int output_fd, int error_fd, Capture capture,
+                                bool isolate, pid_t parent) {
+  if (isolate) {
+    // Dies with the parent: a `kill -9` of the suite leaves no orphan running.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(127);
+    setpgid(0, 0);
+  }
+  if (capture == Capture::kStdoutAndStderr) dup2(output_fd, STDOUT_FILENO);
+  dup2(output_fd, STDERR_FILENO);
+  execvp(args[0], args);
+  // Tell the parent why, through the close-on-exec pipe that exec would have closed.
+  const int error = errno;
+  ssize_t ignored = write(error_fd, &error, sizeof error);
+  (void)ignored;
+  _exit(127);
+}
+
+}  // namespace
+
+SpawnedProcess spawn_process(const std::vector<std::string>& argv, Capture capture, bool isolate) {
+  std::vector<char*> args;
+  for (const auto& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
+  args.push_back(nullptr);
+  int output[2], exec_error[2];
+  if (pipe2(output, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe: ") + strerror(errno));
+  if (pipe2(exec_error, O_CLOEXEC) != 0) {
+    close(output[0]);
+    close(output[1]);
+    throw std::runtime_error(std::string("pipe: ") + strerror(errno));
+  }
+  // What we buffered must not be written twice, by us and by the child's copy.
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(nullptr);
+
+  const pid_t parent = getpid();
+  const pid_t pid = fork();
+  if (pid == 0) exec_in_child(args.data(), output[1], exec_error[1], capture, isolate, parent);
+  const int fork_error = errno;
+  close(output[1]);
+  close(exec_error[1]);
+  if (pid < 0) {
+    close(output[0]);
+    close(exec_error[0]);
+    throw std::runtime_error(std::string("fork: ") + strerror(fork_error));
+  }
+  if (isolate) setpgid(pid, pid);  // also here, so the group exists before we might kill it
+
+  int error = 0;
+  ssize_t n;
+  while ((n = read(exec_error[0], &error, sizeof error)) < 0 && errno == EINTR) {
+  }
+  close(exec_error[0]);
+  if (n == sizeof error) {
+    close(output[0]);
+    while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+    }
+    throw std::runtime_error("cannot run " + argv[0] + ": " + strerror(error));
+  }
+  return {pid, output[0]};
+}
+
+}  // namespace tracebench

@@ -1,0 +1,29 @@
+#pragma once
+// Starting a program without a shell in between (paths with spaces stay
+// intact), with what it prints readable from a pipe. The one way tracebench
+// starts processes: the compiler, the Python exporter, a model's child process.
+
+#include <sys/types.h>
+
+#include <string>
+#include <vector>
+
+namespace tracebench {
+
+struct SpawnedProcess {
+  pid_t pid = -1;
+  int output_fd = -1;  // read end of the pipe; the caller closes it
+};
+
+enum class Capture {
+  kStderr,           // stdout stays ours (a model's child prints nothing there)
+  kStdoutAndStderr,  // interleaved, as a terminal would show them
+};
+
+/// Starts argv[0] (looked up on PATH unless it holds a slash) with `argv`.
+/// With `isolate`, the process leads a process group of its own (so it can be
+/// killed with everything it starts) and is killed if this process dies.
+/// Throws std::runtime_error naming the program if it cannot be started.
+SpawnedProcess spawn_process(const std::vector<std::string>& argv, Capture capture, bool isolate);
+
+}  // namespace tracebench
