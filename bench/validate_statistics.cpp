@@ -35,8 +35,9 @@ class PlantedSlowdownBackend final : public Backend {
         const auto start = std::chrono::steady_clock::now();
         auto out = model.forward(inputs);
         const auto spent = std::chrono::steady_clock::now() - start;
-        const auto until = start + spent + std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                               spent * g_planted_fraction);
+        const auto until =
+            start + spent +
+            std::chrono::duration_cast<std::chrono::nanoseconds>(spent * g_planted_fraction);
         while (std::chrono::steady_clock::now() < until) {
         }
         return out;
@@ -81,10 +82,11 @@ Tally run_repeats(const std::string& model_name, const std::string& backend, dou
 }
 
 void print(const char* label, double expected, const Tally& t) {
-  std::printf("%-28s expected %.3fx  median speedup %.3fx  median CI width %.3f  "
-              "CI contains expected in %d/%d (%.0f%%)\n",
-              label, expected, median(t.speedups), median(t.widths), t.covered, t.runs,
-              t.runs ? 100.0 * t.covered / t.runs : 0.0);
+  std::printf(
+      "%-28s expected %.3fx  median speedup %.3fx  median CI width %.3f  "
+      "CI contains expected in %d/%d (%.0f%%)\n",
+      label, expected, median(t.speedups), median(t.widths), t.covered, t.runs,
+      t.runs ? 100.0 * t.covered / t.runs : 0.0);
 }
 
 }  // namespace
@@ -100,15 +102,16 @@ int main(int argc, char** argv) {
     return 2;
   }
   register_backend("planted", [] { return std::unique_ptr<Backend>(new PlantedSlowdownBackend); });
-  std::printf("model %s, %d repeats of %d samples each, 2000 bootstrap resamples\n",
-              model.c_str(), repeats, samples);
+  std::printf("model %s, %d repeats of %d samples each, 2000 bootstrap resamples\n", model.c_str(),
+              repeats, samples);
   const auto start = std::chrono::steady_clock::now();
   print("A/A (eager vs eager)", 1.0, run_repeats(model, "eager", 1.0, repeats, samples));
   for (double fraction : {0.05, 0.20}) {
     g_planted_fraction = fraction;
     char label[64];
     std::snprintf(label, sizeof label, "planted +%.0f%% busy-wait", fraction * 100);
-    print(label, 1 / (1 + fraction), run_repeats(model, "planted", 1 / (1 + fraction), repeats, samples));
+    print(label, 1 / (1 + fraction),
+          run_repeats(model, "planted", 1 / (1 + fraction), repeats, samples));
   }
   std::printf("took %.1f s\n",
               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());

@@ -1,5 +1,6 @@
 // The seed's model_collection.py, in C++: benchmark it with
-//   tracebench --performance --only=path:examples/model_collection.cpp,class:LinearModel --backend=eager
+//   tracebench --performance --only=path:examples/model_collection.cpp,class:LinearModel
+//   --backend=eager
 // tracebench compiles this file with the compiler and flags it was built with,
 // caches the library by content hash, and finds the class by its registration.
 

@@ -21,11 +21,12 @@ class XnnpackBackend : public tracebench::Backend {
  public:
   std::string name() const override { return "xnnpack"; }
   std::string description() const override {
-    return "plugin: trace, fold conv-bn, prepack linear/conv2d for XNNPACK (optimize_for_mobile-like)";
+    return "plugin: trace, fold conv-bn, prepack linear/conv2d for XNNPACK "
+           "(optimize_for_mobile-like)";
   }
 
-  std::unique_ptr<tracebench::CompiledModel> compile(tracebench::Model& model,
-                                                      const tracebench::CompileOptions& options) override {
+  std::unique_ptr<tracebench::CompiledModel> compile(
+      tracebench::Model& model, const tracebench::CompileOptions& options) override {
     if (options.mode != tracebench::Mode::kInference) {
       throw std::runtime_error("xnnpack: inference only");
     }

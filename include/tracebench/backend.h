@@ -108,8 +108,8 @@ inline constexpr const char* kBackendFactoryPrefix = "tracebench_backend_";
 /// what --backend= takes), so that `--backend-plugin FILE` registers it. CLASS
 /// must be default-constructible, derive from tracebench::Backend, and its
 /// name() should return #NAME.
-#define TRACEBENCH_REGISTER_BACKEND(NAME, CLASS)                                \
-  extern "C" __attribute__((visibility("default"))) tracebench::Backend*       \
-      tracebench_backend_##NAME() {                                             \
-    return new CLASS();                                                         \
+#define TRACEBENCH_REGISTER_BACKEND(NAME, CLASS)     \
+  extern "C" __attribute__((visibility("default")))  \
+  tracebench::Backend* tracebench_backend_##NAME() { \
+    return new CLASS();                              \
   }

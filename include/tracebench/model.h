@@ -189,8 +189,7 @@ class NnModel final : public Model {
   template <size_t... I>
   c10::IValue call(const std::vector<c10::IValue>& inputs, std::index_sequence<I...>) {
     using Args = typename detail::ForwardTraits<decltype(&Module::forward)>::ArgTuple;
-    return detail::to_ivalue(
-        module_->forward(inputs[I].to<std::tuple_element_t<I, Args>>()...));
+    return detail::to_ivalue(module_->forward(inputs[I].to<std::tuple_element_t<I, Args>>()...));
   }
 
   std::string class_name_;
@@ -207,8 +206,8 @@ inline constexpr const char* kModelFactoryPrefix = "tracebench_model_";
 
 /// Exports a factory for CLASS from a model source file, so that
 /// `--only=path:FILE,class:CLASS` finds it. CLASS must be default-constructible.
-#define TRACEBENCH_REGISTER_MODEL(CLASS)                                              \
-  extern "C" __attribute__((visibility("default"))) tracebench::Model*               \
-      tracebench_model_##CLASS() {                                                    \
-    return new tracebench::NnModel<CLASS>(#CLASS, std::make_shared<CLASS>());         \
+#define TRACEBENCH_REGISTER_MODEL(CLASS)                                      \
+  extern "C" __attribute__((visibility("default")))                           \
+  tracebench::Model* tracebench_model_##CLASS() {                             \
+    return new tracebench::NnModel<CLASS>(#CLASS, std::make_shared<CLASS>()); \
   }

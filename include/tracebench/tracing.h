@@ -40,8 +40,8 @@ inline std::shared_ptr<torch::jit::Graph> trace_stack(Model& model, const torch:
 /// Traces `model` on `inputs`. Parameters and buffers become graph constants,
 /// so none may require grad (the runner turns grad off for inference). The
 /// graph's inputs are `inputs`; its one output is forward's result.
-inline std::shared_ptr<torch::jit::Graph> trace_model_graph(Model& model,
-                                                            const std::vector<c10::IValue>& inputs) {
+inline std::shared_ptr<torch::jit::Graph> trace_model_graph(
+    Model& model, const std::vector<c10::IValue>& inputs) {
   for (const auto& tensor : model.tensors()) {
     TORCH_CHECK(!tensor.requires_grad(),
                 "tracing with constant parameters needs requires_grad off (inference mode)");

@@ -28,8 +28,9 @@ void flatten(const c10::IValue& value, const std::string& path, std::vector<Leaf
     }
   } else if (value.isGenericDict()) {
     for (const auto& entry : value.toGenericDict()) {
-      flatten(entry.value(), path + "[" + entry.key().tagKind() + ":" +
-                                 (entry.key().isString() ? entry.key().toStringRef() : "?") + "]",
+      flatten(entry.value(),
+              path + "[" + entry.key().tagKind() + ":" +
+                  (entry.key().isString() ? entry.key().toStringRef() : "?") + "]",
               leaves);
     }
   } else {
@@ -66,8 +67,9 @@ TensorVerdict compare_tensor(const at::Tensor& expected, const at::Tensor& actua
   if (torch::allclose(a, e, 0, 0, /*equal_nan=*/true)) return {};
   if (tolerance.cosine && e.abs().max().item<double>() <= tolerance.tol) {
     const double max_abs = (a - e).abs().max().item<double>();
-    return {max_abs <= tolerance.tol ? "" : format("max abs error %.3g at the noise floor", max_abs),
-            max_abs};
+    return {
+        max_abs <= tolerance.tol ? "" : format("max abs error %.3g at the noise floor", max_abs),
+        max_abs};
   }
   if (tolerance.cosine) {
     const double cosine =
@@ -120,8 +122,8 @@ Comparison compare_outputs(const c10::IValue& expected, const c10::IValue& actua
   flatten(actual, "output", got);
   if (!fp64_reference.isNone()) flatten(fp64_reference, "output", truth);
   if (want.size() != got.size()) {
-    return {false, "output structure differs: " + std::to_string(got.size()) + " leaves instead of " +
-                       std::to_string(want.size())};
+    return {false, "output structure differs: " + std::to_string(got.size()) +
+                       " leaves instead of " + std::to_string(want.size())};
   }
   Comparison result;
   double worst = -1;

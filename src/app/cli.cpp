@@ -1,13 +1,13 @@
 #include "app/cli.h"
 
-#include <CLI/CLI.hpp>
 #include <c10/util/Exception.h>
+#include <CLI/CLI.hpp>
 
 #include "app/list_command.h"
+#include "app/plugin_loader.h"
 #include "app/report_commands.h"
 #include "app/report_options.h"
 #include "app/robustness_options.h"
-#include "app/plugin_loader.h"
 #include "runner/isolation.h"
 #include "runner/suite.h"
 #include "tracebench/error.h"
@@ -37,7 +37,8 @@ void add_run_options(CLI::App& app, RunOptions& options, ModeFlags& flags) {
                                 "One training iteration (forward, loss, backward, optimizer step)");
   training->excludes(app.add_flag("--inference", "Inference (the default)"));
   auto* float32 = app.add_flag("--float32", "float32 parameters and inputs (the default)");
-  auto* bfloat16 = app.add_flag("--bfloat16", flags.bfloat16, "Cast model and float inputs to bfloat16");
+  auto* bfloat16 =
+      app.add_flag("--bfloat16", flags.bfloat16, "Cast model and float inputs to bfloat16");
   auto* amp = app.add_flag("--amp", flags.amp, "CPU autocast to bfloat16 around every call");
   float32->excludes(bfloat16)->excludes(amp);
   bfloat16->excludes(amp);

@@ -5,8 +5,8 @@
 #include <iomanip>
 #include <sstream>
 
-#include "backends/registry.h"
 #include "backends/flops.h"
+#include "backends/registry.h"
 #include "zoo/zoo.h"
 
 namespace tracebench {
@@ -97,13 +97,14 @@ void print_model_and_backend_list(std::ostream& out, bool json) {
   out << "models (inputs and GFLOPs per forward at the default batch size; FLOPs = 2 x MACs of\n"
          "conv/linear/matmul ops in a traced graph):\n";
   out << "  " << std::left << std::setw(24) << "name" << std::right << std::setw(11) << "params"
-      << std::setw(7) << "batch" << "  " << std::left << std::setw(28) << "inputs" << std::right
-      << std::setw(9) << "GFLOPs" << "  description\n";
+      << std::setw(7) << "batch"
+      << "  " << std::left << std::setw(28) << "inputs" << std::right << std::setw(9) << "GFLOPs"
+      << "  description\n";
   for (const auto& m : models) {
     out << "  " << std::left << std::setw(24) << m.entry->name << std::right << std::setw(11)
         << m.parameters << std::setw(7) << m.entry->default_batch_size << "  " << std::left
-        << std::setw(28) << shapes_text(m) << std::right << std::setw(9)
-        << fixed(m.flops / 1e9, 3) << "  " << m.entry->description << "\n";
+        << std::setw(28) << shapes_text(m) << std::right << std::setw(9) << fixed(m.flops / 1e9, 3)
+        << "  " << m.entry->description << "\n";
   }
   out << "  path:FILE,class:NAME      a model class in a .cpp, .pt or .py file\n";
   out << "backends:\n";

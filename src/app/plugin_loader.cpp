@@ -50,7 +50,8 @@ std::vector<std::string> exported_backend_names(const std::string& bytes) {
       if (symbol.st_name >= strings.sh_size) continue;
       const uint64_t start = strings.sh_offset + symbol.st_name;
       if (start >= bytes.size()) continue;
-      const size_t limit = std::min<uint64_t>(bytes.size() - start, strings.sh_size - symbol.st_name);
+      const size_t limit =
+          std::min<uint64_t>(bytes.size() - start, strings.sh_size - symbol.st_name);
       const char* name = bytes.data() + start;
       const size_t length = strnlen(name, limit);
       if (length == limit) continue;  // not terminated inside the table

@@ -14,12 +14,12 @@ ReportCommands::ReportCommands(CLI::App& app) {
   report_->add_option("--html", html_output_, "The HTML file to write")->required();
 
   compare_ = app.add_subcommand(
-      "compare",
-      "Compare two JSON reports; exit 1 on a significant regression beyond --threshold");
+      "compare", "Compare two JSON reports; exit 1 on a significant regression beyond --threshold");
   compare_->add_option("base", base_, "The baseline JSON report")->required();
   compare_->add_option("new", next_, "The JSON report to judge")->required();
-  compare_->add_option("--threshold", threshold_,
-                       "Smallest latency increase (fraction) that counts as a regression")
+  compare_
+      ->add_option("--threshold", threshold_,
+                   "Smallest latency increase (fraction) that counts as a regression")
       ->capture_default_str();
   compare_->add_flag("--allow-config-change", allow_config_change_,
                      "Compare runs made under different settings (precision, threads, batch "
@@ -59,8 +59,8 @@ std::optional<int> ReportCommands::run(std::ostream& out, std::ostream&) const {
     for (const auto& path : merge_inputs_) inputs.emplace_back(path, read_report(path));
     const auto merged = merge_reports(inputs);
     write_report_atomically(merge_output_, merged);
-    out << "wrote " << merge_output_ << " (" << merged.rows.size() << " rows from "
-        << inputs.size() << " files)" << std::endl;
+    out << "wrote " << merge_output_ << " (" << merged.rows.size() << " rows from " << inputs.size()
+        << " files)" << std::endl;
     return 0;
   }
   return std::nullopt;

@@ -10,7 +10,9 @@ namespace {
 class EagerModel final : public CompiledModel {
  public:
   explicit EagerModel(Model& model) : model_(model) {}
-  c10::IValue run(const std::vector<c10::IValue>& inputs) override { return model_.forward(inputs); }
+  c10::IValue run(const std::vector<c10::IValue>& inputs) override {
+    return model_.forward(inputs);
+  }
 
  private:
   Model& model_;

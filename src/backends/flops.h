@@ -20,8 +20,8 @@
 namespace tracebench {
 
 struct FlopCount {
-  int64_t flops = 0;      // 2 x MACs of the ops below
-  int64_t conv_ops = 0;   // how many nodes of each kind were counted
+  int64_t flops = 0;     // 2 x MACs of the ops below
+  int64_t conv_ops = 0;  // how many nodes of each kind were counted
   int64_t linear_ops = 0;
   int64_t matmul_ops = 0;
 };

@@ -26,9 +26,11 @@ struct GraphPiece {
 /// Cuts `nodes` (top-level nodes of their graph, in graph order) out as a
 /// piece. Inputs for which `leads` holds come first, the rest after, each in
 /// the order the nodes first read them.
-GraphPiece cut_piece(const std::vector<torch::jit::Node*>& nodes,
-                     const std::function<bool(const torch::jit::Value*)>& leads =
-                         [](const torch::jit::Value*) { return false; });
+GraphPiece cut_piece(
+    const std::vector<torch::jit::Node*>& nodes,
+    const std::function<bool(const torch::jit::Value*)>& leads = [](const torch::jit::Value*) {
+      return false;
+    });
 
 /// Whether a value of `type` holds tensors inside a list, tuple, dict or
 /// optional (not a tensor itself).

@@ -69,7 +69,8 @@ std::unordered_map<torch::lazy::BackendData::Handle, size_t> DataIndex::of(
     const std::vector<c10::IValue>& lazy_values) {
   std::vector<at::Tensor> tensors;
   tensors.reserve(lazy_values.size());
-  for (const auto& value : lazy_values) tensors.push_back(value.isTensor() ? value.toTensor() : at::Tensor());
+  for (const auto& value : lazy_values)
+    tensors.push_back(value.isTensor() ? value.toTensor() : at::Tensor());
   return of(tensors);
 }
 
@@ -141,8 +142,7 @@ Capture capture(const std::vector<at::Tensor>& lazy_tensors, const DataIndex& in
   auto cached = executor->GetComputationCache()->Get(hash);
   TORCH_CHECK(cached, "lazy_trace_once: computation not found in LTC's cache by graph hash");
   capture.computation = cached->computation;
-  TORCH_CHECK(capture.computation->parameters_size() ==
-                  static_cast<int>(capture.parameters.size()),
+  TORCH_CHECK(capture.computation->parameters_size() == static_cast<int>(capture.parameters.size()),
               "lazy_trace_once: computation has ", capture.computation->parameters_size(),
               " parameters but the IR has ", capture.parameters.size(), " device data");
   return capture;
@@ -164,9 +164,14 @@ std::vector<BackendDataPtr> execute(const Capture& capture,
             tensor, torch::lazy::Shape(tensor.scalar_type(), tensor.sizes()), device));
         break;
       }
-      case Source::kResident: arguments.push_back(resident.at(source.index)); break;
-      case Source::kConstant: arguments.push_back(source.data); break;
-      case Source::kResult: TORCH_INTERNAL_ASSERT(false, "a parameter cannot be a result");
+      case Source::kResident:
+        arguments.push_back(resident.at(source.index));
+        break;
+      case Source::kConstant:
+        arguments.push_back(source.data);
+        break;
+      case Source::kResult:
+        TORCH_INTERNAL_ASSERT(false, "a parameter cannot be a result");
     }
   }
   auto results = backend->ExecuteComputation(capture.computation, arguments, device);
@@ -185,10 +190,14 @@ at::Tensor cpu_tensor_of(const Source& source, const std::vector<BackendDataPtr>
 BackendDataPtr device_data_of(const Source& source, const std::vector<BackendDataPtr>& results,
                               const std::vector<BackendDataPtr>& resident) {
   switch (source.kind) {
-    case Source::kResult: return results.at(source.index);
-    case Source::kResident: return resident.at(source.index);
-    case Source::kConstant: return source.data;
-    case Source::kInput: break;
+    case Source::kResult:
+      return results.at(source.index);
+    case Source::kResident:
+      return resident.at(source.index);
+    case Source::kConstant:
+      return source.data;
+    case Source::kInput:
+      break;
   }
   TORCH_CHECK(false, "lazy_trace_once: resident state would alias a call input");
 }

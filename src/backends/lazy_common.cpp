@@ -87,8 +87,7 @@ void redirect_device_constants(torch::jit::Graph& graph, c10::DeviceType from, c
   }
 }
 
-ParameterizedGraph trace_with_parameter_inputs(Model& model,
-                                               const std::vector<c10::IValue>& inputs,
+ParameterizedGraph trace_with_parameter_inputs(Model& model, const std::vector<c10::IValue>& inputs,
                                                Mode mode) {
   torch::NoGradGuard no_grad;
   std::vector<at::Tensor> tensors = model.tensors();
@@ -182,7 +181,8 @@ c10::IValue unflatten_tensors(const c10::IValue& like, const std::vector<at::Ten
   }
   if (like.isList()) {
     auto list = like.toList().copy();
-    for (size_t i = 0; i < list.size(); ++i) list.set(i, unflatten_tensors(list.get(i), tensors, next));
+    for (size_t i = 0; i < list.size(); ++i)
+      list.set(i, unflatten_tensors(list.get(i), tensors, next));
     return list;
   }
   if (like.isGenericDict()) {

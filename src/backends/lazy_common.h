@@ -22,8 +22,8 @@
 
 #include <cstdint>
 #include <map>
-#include <string>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "tracebench/backend.h"
@@ -51,8 +51,7 @@ struct ParameterizedGraph {
 /// Traces `model` on `inputs` with its tensors as graph inputs; CPU device
 /// constants in the trace are redirected to the lazy device. A training graph
 /// is also made differentiable by LTC (see give_convolutions_a_zero_bias).
-ParameterizedGraph trace_with_parameter_inputs(Model& model,
-                                               const std::vector<c10::IValue>& inputs,
+ParameterizedGraph trace_with_parameter_inputs(Model& model, const std::vector<c10::IValue>& inputs,
                                                Mode mode = Mode::kInference);
 
 /// Factory ops in a trace carry the device they ran on as a constant: points

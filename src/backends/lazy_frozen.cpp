@@ -120,9 +120,7 @@ void rewrite_matmul_of_constant(Node* node, bool with_bias) {
 
 // aten::max_pool2d_with_indices, its indices unused -> aten::max_pool2d (the
 // same arguments), which has a oneDNN kernel.
-void rewrite_max_pool(Node* node) {
-  replace_with(node, "aten::max_pool2d", node->inputs().vec());
-}
+void rewrite_max_pool(Node* node) { replace_with(node, "aten::max_pool2d", node->inputs().vec()); }
 
 void rewrite_functional_ops(Graph& graph) {
   static const auto kConvolution = c10::Symbol::fromQualString("aten::convolution");
@@ -133,11 +131,16 @@ void rewrite_functional_ops(Graph& graph) {
   // Collected first: the rewrites insert and destroy nodes.
   std::vector<Node*> nodes(graph.nodes().begin(), graph.nodes().end());
   for (Node* node : nodes) {
-    if (node->kind() == kConvolution) rewrite_convolution(node);
-    else if (node->kind() == kNativeBatchNorm) rewrite_batch_norm(node);
-    else if (node->kind() == kAddmm) rewrite_matmul_of_constant(node, /*with_bias=*/true);
-    else if (node->kind() == kMm) rewrite_matmul_of_constant(node, /*with_bias=*/false);
-    else if (node->kind() == kMaxPool) rewrite_max_pool(node);
+    if (node->kind() == kConvolution)
+      rewrite_convolution(node);
+    else if (node->kind() == kNativeBatchNorm)
+      rewrite_batch_norm(node);
+    else if (node->kind() == kAddmm)
+      rewrite_matmul_of_constant(node, /*with_bias=*/true);
+    else if (node->kind() == kMm)
+      rewrite_matmul_of_constant(node, /*with_bias=*/false);
+    else if (node->kind() == kMaxPool)
+      rewrite_max_pool(node);
   }
 }
 
@@ -157,7 +160,8 @@ std::vector<size_t> input_indices(const Capture& capture) {
 
 }  // namespace
 
-std::shared_ptr<Graph> freeze_ltc_graph(const std::shared_ptr<Graph>& ltc_graph, const Capture& capture,
+std::shared_ptr<Graph> freeze_ltc_graph(const std::shared_ptr<Graph>& ltc_graph,
+                                        const Capture& capture,
                                         const std::vector<BackendDataPtr>& resident) {
   auto graph = ltc_graph->copy();
   substitute_resident_data(*graph, capture, resident);

@@ -28,9 +28,9 @@ namespace tracebench::lazy {
 /// order) with every non-input parameter replaced by its data in `resident`
 /// or its constant, and LTC's functional ops rewritten for the frozen-graph
 /// passes. Inputs of the result: the capture's kInput parameters, in order.
-std::shared_ptr<torch::jit::Graph> freeze_ltc_graph(const std::shared_ptr<torch::jit::Graph>& ltc_graph,
-                                                    const Capture& capture,
-                                                    const std::vector<BackendDataPtr>& resident);
+std::shared_ptr<torch::jit::Graph> freeze_ltc_graph(
+    const std::shared_ptr<torch::jit::Graph>& ltc_graph, const Capture& capture,
+    const std::vector<BackendDataPtr>& resident);
 
 /// A captured inference computation, frozen and optimized, run by its own
 /// graph executor.

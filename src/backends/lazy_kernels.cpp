@@ -16,7 +16,7 @@ namespace {
 // The copy ops functionalization turns split / split_with_sizes / unbind
 // into: one slice_copy or select_copy per element, which LTC lowers.
 std::vector<at::Tensor> slices_of_sizes(const at::Tensor& self, at::IntArrayRef sizes,
-                                              int64_t dim) {
+                                        int64_t dim) {
   std::vector<at::Tensor> parts;
   parts.reserve(sizes.size());
   int64_t start = 0;
@@ -53,14 +53,15 @@ std::vector<at::Tensor> selects(const at::Tensor& self, int64_t dim) {
 // lowers. Anything else (several index tensors, a boolean mask whose result
 // shape depends on the data) runs on the CPU, counted as an eager fallback
 // like LTC's own.
-at::Tensor index_by_select(const at::Tensor& self, const c10::List<c10::optional<at::Tensor>>& indices) {
+at::Tensor index_by_select(const at::Tensor& self,
+                           const c10::List<c10::optional<at::Tensor>>& indices) {
   int64_t dim = -1;
   bool single_integer_index = true;
   for (size_t i = 0; i < indices.size(); ++i) {
     const c10::optional<at::Tensor> index = indices.get(i);
     if (!index || !index->defined()) continue;  // a full slice
-    if (dim >= 0 || at::isFloatingType(index->scalar_type()) ||
-        index->scalar_type() == at::kBool || index->scalar_type() == at::kByte) {
+    if (dim >= 0 || at::isFloatingType(index->scalar_type()) || index->scalar_type() == at::kBool ||
+        index->scalar_type() == at::kByte) {
       single_integer_index = false;
     }
     dim = static_cast<int64_t>(i);
@@ -81,9 +82,8 @@ at::Tensor index_by_select(const at::Tensor& self, const c10::List<c10::optional
   c10::List<c10::optional<at::Tensor>> cpu_indices;
   for (size_t i = 0; i < indices.size(); ++i) {
     const c10::optional<at::Tensor> index = indices.get(i);
-    cpu_indices.push_back(index && index->defined()
-                              ? c10::optional<at::Tensor>(index->to(at::kCPU))
-                              : c10::nullopt);
+    cpu_indices.push_back(index && index->defined() ? c10::optional<at::Tensor>(index->to(at::kCPU))
+                                                    : c10::nullopt);
   }
   return at::index(self.to(at::kCPU), cpu_indices).to(self.device());
 }
@@ -104,8 +104,8 @@ at::Tensor rolled(const at::Tensor& self, at::IntArrayRef shifts, at::IntArrayRe
     TORCH_CHECK(shifts.size() == 1, "roll without dims takes one shift");
     return at::view_copy(rolled(at::view_copy(self, {-1}), shifts, {0}), self.sizes());
   }
-  TORCH_CHECK(shifts.size() == dims.size(), "shifts and dimensions must align. shifts: ",
-              shifts.size(), ", dims:", dims.size());
+  TORCH_CHECK(shifts.size() == dims.size(),
+              "shifts and dimensions must align. shifts: ", shifts.size(), ", dims:", dims.size());
   at::Tensor result = self;
   for (size_t i = 0; i < dims.size(); ++i) {
     const int64_t length = result.size(dims[i]);
@@ -175,8 +175,9 @@ std::tuple<at::Tensor, at::Tensor> multi_head_attention(
   const auto rows = at::view_copy(
       at::permute_copy(at::view_copy(context, {batch, num_heads, target, head_dim}), {0, 2, 1, 3}),
       {batch * target, embed_dim});
-  const auto output = at::view_copy(
-      at::addmm(proj_bias, rows, at::transpose_copy(proj_weight, 0, 1)), {batch, target, embed_dim});
+  const auto output =
+      at::view_copy(at::addmm(proj_bias, rows, at::transpose_copy(proj_weight, 0, 1)),
+                    {batch, target, embed_dim});
   if (!need_weights) return {output, at::Tensor()};
   return {output, average_weights ? weights.sum(1).div(num_heads) : weights};
 }

@@ -62,8 +62,10 @@ void replace_hardtanh(torch::jit::Graph& graph, c10::Symbol op, Mode mode) {
     torch::jit::WithInsertPoint guard(node);
     const bool hardtanh = node->inputs().size() >= 3;
     torch::jit::Value* x = node->input(0);
-    torch::jit::Value* low = float_bound(graph, hardtanh ? node->input(1) : graph.insertConstant(0));
-    torch::jit::Value* high = float_bound(graph, hardtanh ? node->input(2) : graph.insertConstant(6));
+    torch::jit::Value* low =
+        float_bound(graph, hardtanh ? node->input(1) : graph.insertConstant(0));
+    torch::jit::Value* high =
+        float_bound(graph, hardtanh ? node->input(2) : graph.insertConstant(6));
     torch::jit::Value* result = nullptr;
     if (mode == Mode::kInference) {
       result = graph.insert(c10::aten::clamp, {x, low, high});
@@ -71,8 +73,8 @@ void replace_hardtanh(torch::jit::Graph& graph, c10::Symbol op, Mode mode) {
       auto relu_minus = [&](torch::jit::Value* bound) {
         return graph.insert(c10::aten::relu, {graph.insert(c10::aten::sub, {x, bound})});
       };
-      result = graph.insert(c10::aten::add,
-                            {graph.insert(c10::aten::sub, {relu_minus(low), relu_minus(high)}), low});
+      result = graph.insert(
+          c10::aten::add, {graph.insert(c10::aten::sub, {relu_minus(low), relu_minus(high)}), low});
     }
     result->setType(node->output()->type());
     node->output()->replaceAllUsesWith(result);

@@ -205,9 +205,9 @@ class SegmentedModel final : public CompiledModel {
     std::vector<c10::IValue> arguments;
     arguments.reserve(step.reads.size());
     for (size_t slot : step.reads) arguments.push_back(slots[slot]);
-    std::vector<c10::IValue> results =
-        step.lazy ? step.lazy->run(arguments).toTupleRef().elements().vec()
-                  : run_piece(*step.eager, std::move(arguments));
+    std::vector<c10::IValue> results = step.lazy
+                                           ? step.lazy->run(arguments).toTupleRef().elements().vec()
+                                           : run_piece(*step.eager, std::move(arguments));
     for (size_t i = 0; i < step.writes.size(); ++i) slots[step.writes[i]] = results[i];
     if (step.lazy) {
       for (size_t i = 0; i < step.written_in_place.size(); ++i) {
@@ -291,9 +291,8 @@ std::unique_ptr<CompiledModel> compile_in_segments(ParameterizedGraph traced,
   std::vector<c10::IValue> slots;  // the example call's values
   for (size_t i = 0; i < graph.inputs().size(); ++i) {
     slot_of[graph.inputs()[i]] = model->new_slot();
-    slots.push_back(i < traced.resident.size()
-                        ? c10::IValue(traced.resident[i])
-                        : example_inputs[i - traced.resident.size()]);
+    slots.push_back(i < traced.resident.size() ? c10::IValue(traced.resident[i])
+                                               : example_inputs[i - traced.resident.size()]);
   }
   const size_t resident_count = traced.resident.size();
   auto is_resident = [&](const Value* value) {
@@ -332,8 +331,7 @@ std::unique_ptr<CompiledModel> compile_in_segments(ParameterizedGraph traced,
         segment.resident.push_back(traced.resident[slot]);
         continue;
       }
-      TORCH_CHECK(!holds_nested_tensors(input->type()),
-                  "lazy_trace_once: a ", input->type()->str(),
+      TORCH_CHECK(!holds_nested_tensors(input->type()), "lazy_trace_once: a ", input->type()->str(),
                   " crosses a graph break into a lazy segment (not supported)");
       step.reads.push_back(slot);
       example.push_back(slots[slot]);

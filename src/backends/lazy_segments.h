@@ -35,8 +35,9 @@ using SegmentCompiler = std::function<std::unique_ptr<CompiledModel>(
 /// nodes `off_graph` (and the list packing around them) run on the CPU
 /// between them. Its counters: graph_breaks (eager steps between segments),
 /// lazy_segments, and the segments' own counters summed.
-std::unique_ptr<CompiledModel> compile_in_segments(
-    ParameterizedGraph traced, const std::vector<torch::jit::Node*>& off_graph,
-    const std::vector<c10::IValue>& example_inputs, const SegmentCompiler& compile_segment);
+std::unique_ptr<CompiledModel> compile_in_segments(ParameterizedGraph traced,
+                                                   const std::vector<torch::jit::Node*>& off_graph,
+                                                   const std::vector<c10::IValue>& example_inputs,
+                                                   const SegmentCompiler& compile_segment);
 
 }  // namespace tracebench::lazy

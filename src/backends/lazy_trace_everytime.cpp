@@ -74,8 +74,7 @@ class LazyTraceEverytimeModel final : public CompiledModel {
 // and syncs once; the graph is compiled once and then found by hash.
 class LazyTrainEverytimeStep final : public CompiledTrainingStep {
  public:
-  LazyTrainEverytimeStep(Model& model, const CompileOptions& options,
-                         const TrainingRecipe& recipe)
+  LazyTrainEverytimeStep(Model& model, const CompileOptions& options, const TrainingRecipe& recipe)
       : trainer_(model, options, recipe) {}
 
   c10::IValue run(const std::vector<c10::IValue>& inputs) override {

@@ -79,8 +79,7 @@ std::vector<BackendDataPtr> data_of(const std::vector<at::Tensor>& lazy_tensors)
   std::vector<BackendDataPtr> data;
   data.reserve(lazy_tensors.size());
   for (const auto& tensor : lazy_tensors) {
-    data.push_back(tensor.defined() ? torch::lazy::GetLtcTensor(tensor)->GetDataHandle()
-                                    : nullptr);
+    data.push_back(tensor.defined() ? torch::lazy::GetLtcTensor(tensor)->GetDataHandle() : nullptr);
   }
   return data;
 }
@@ -185,7 +184,9 @@ class LazyTraceOnceModel final : public CompiledModel {
     torch::NoGradGuard no_grad;
     Entry entry = trace_and_capture(
         program_.resident_lazy(), inputs,
-        [&](const std::vector<c10::IValue>& lazy_inputs) { return program_.record_lazy(lazy_inputs); },
+        [&](const std::vector<c10::IValue>& lazy_inputs) {
+          return program_.record_lazy(lazy_inputs);
+        },
         [] { return std::vector<at::Tensor>(); }, counters_.compiles);
     if (freeze_ && entry.capture.computation) {
       entry.frozen = std::make_shared<lazy::FrozenComputation>(entry.capture, resident_data_);
@@ -334,9 +335,10 @@ class LazyTraceOnceBackend final : public Backend {
     // captured step repeats its scalar constants; Adam's bias corrections
     // change with the step count, so a replay would be wrong.
     if (recipe.optimizer_name != "sgd") {
-      throw UsageError("lazy_trace_once trains with --optimizer sgd only (a replayed step "
-                       "would repeat " + recipe.optimizer_name +
-                       "'s step-dependent constants); use lazy_trace_everytime for it");
+      throw UsageError(
+          "lazy_trace_once trains with --optimizer sgd only (a replayed step "
+          "would repeat " +
+          recipe.optimizer_name + "'s step-dependent constants); use lazy_trace_everytime for it");
     }
     lazy::ensure_lazy_backend();
     return std::make_unique<LazyTrainOnceStep>(model, options, recipe);
@@ -345,7 +347,8 @@ class LazyTraceOnceBackend final : public Backend {
  private:
   std::unique_ptr<CompiledModel> capture(lazy::ParameterizedGraph traced,
                                          const std::vector<c10::IValue>& example) const {
-    auto compiled = std::make_unique<LazyTraceOnceModel>(lazy::LazyProgram(std::move(traced)), freeze_);
+    auto compiled =
+        std::make_unique<LazyTraceOnceModel>(lazy::LazyProgram(std::move(traced)), freeze_);
     compiled->capture(example);
     return compiled;
   }

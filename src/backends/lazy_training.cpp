@@ -27,8 +27,7 @@ std::vector<size_t> parameter_positions(Model& model, const LazyProgram& program
 
 }  // namespace
 
-LazyTrainer::LazyTrainer(Model& model, const CompileOptions& options,
-                         const TrainingRecipe& recipe)
+LazyTrainer::LazyTrainer(Model& model, const CompileOptions& options, const TrainingRecipe& recipe)
     : program_(trace_with_parameter_inputs(model, options.example_inputs, Mode::kTraining)),
       loss_(recipe.loss) {
   for (size_t position : parameter_positions(model, program_)) {
@@ -66,8 +65,9 @@ std::vector<at::Tensor> LazyTrainer::parameters_and_gradients() const {
   std::vector<at::Tensor> result;
   for (const auto& parameter : parameters_) result.push_back(parameter.to(c10::kCPU).detach());
   for (const auto& parameter : parameters_) {
-    result.push_back(parameter.grad().defined() ? parameter.grad().to(c10::kCPU)
-                                                : torch::zeros(parameter.sizes(), parameter.options().device(c10::kCPU)));
+    result.push_back(parameter.grad().defined()
+                         ? parameter.grad().to(c10::kCPU)
+                         : torch::zeros(parameter.sizes(), parameter.options().device(c10::kCPU)));
   }
   return result;
 }

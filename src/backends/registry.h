@@ -19,7 +19,6 @@ std::unique_ptr<Backend> make_backend(const std::string& name);
 
 /// Registers a backend created outside the built-in list (tests, plugins).
 /// A name already known is replaced.
-void register_backend(const std::string& name,
-                      std::function<std::unique_ptr<Backend>()> factory);
+void register_backend(const std::string& name, std::function<std::unique_ptr<Backend>()> factory);
 
 }  // namespace tracebench

@@ -20,11 +20,10 @@ class TorchScriptBackend final : public Backend {
     if (options.mode == Mode::kTraining) {
       // Parameters stay graph inputs so gradients reach them and the
       // optimizer's updates are seen by the next call.
-      return std::make_unique<GraphExecutorModel>(trace_model_graph_with_tensor_inputs(model, options.example_inputs),
-                                          &model);
+      return std::make_unique<GraphExecutorModel>(
+          trace_model_graph_with_tensor_inputs(model, options.example_inputs), &model);
     }
-    return std::make_unique<GraphExecutorModel>(
-        trace_model_graph(model, options.example_inputs));
+    return std::make_unique<GraphExecutorModel>(trace_model_graph(model, options.example_inputs));
   }
 };
 

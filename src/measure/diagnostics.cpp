@@ -49,12 +49,11 @@ std::vector<NoiseWarning> noise_warnings(const std::vector<double>& per_call_sec
 
   const double sample_seconds = median(per_call_seconds) * static_cast<double>(iterations_per_run);
   if (sample_seconds < limits.min_sample_seconds) {
-    const double needed =
-        std::ceil(limits.min_sample_seconds / median(per_call_seconds));
-    warnings.push_back({"short_samples",
-                        format("samples of %.0f us are under 1 ms and timer-bound; raise "
-                               "--iterations-per-run to %.0f or more",
-                               sample_seconds * 1e6, needed)});
+    const double needed = std::ceil(limits.min_sample_seconds / median(per_call_seconds));
+    warnings.push_back(
+        {"short_samples", format("samples of %.0f us are under 1 ms and timer-bound; raise "
+                                 "--iterations-per-run to %.0f or more",
+                                 sample_seconds * 1e6, needed)});
   }
   return warnings;
 }

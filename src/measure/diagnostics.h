@@ -9,9 +9,9 @@
 namespace tracebench {
 
 struct NoiseLimits {
-  double max_cv = 0.05;               // stddev / mean above this: "noisy"
-  double slow_start_ratio = 1.3;      // first tenth's median vs the rest's median
-  double min_sample_seconds = 1e-3;   // one timed sample shorter than this: timer-bound
+  double max_cv = 0.05;              // stddev / mean above this: "noisy"
+  double slow_start_ratio = 1.3;     // first tenth's median vs the rest's median
+  double min_sample_seconds = 1e-3;  // one timed sample shorter than this: timer-bound
 };
 
 struct NoiseWarning {

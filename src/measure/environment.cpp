@@ -58,10 +58,9 @@ std::string utc_now() {
 
 std::vector<std::string> kernel_cpu_flags(const std::string& cpuinfo_text) {
   // What oneDNN, XNNPACK and fbgemm dispatch on: bf16 and int8 speed depend on them.
-  static const char* const kKernelFlags[] = {"avx2",        "fma",         "avx512f",
-                                             "avx512bw",    "avx512_vnni", "avx512_bf16",
-                                             "avx512_fp16", "amx_tile",    "amx_bf16",
-                                             "amx_int8"};
+  static const char* const kKernelFlags[] = {
+      "avx2",        "fma",         "avx512f",  "avx512bw", "avx512_vnni",
+      "avx512_bf16", "avx512_fp16", "amx_tile", "amx_bf16", "amx_int8"};
   std::istringstream in(cpuinfo_text);
   for (std::string line; std::getline(in, line);) {
     if (line.rfind("flags", 0) != 0) continue;

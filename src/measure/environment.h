@@ -8,24 +8,24 @@
 namespace tracebench {
 
 struct Environment {
-  std::string cpu_model;          // /proc/cpuinfo "model name"
-  int logical_cores = 0;          // std::thread::hardware_concurrency
-  int torch_threads = 0;          // torch::get_num_threads() when collected
-  std::string libtorch_version;   // TORCH_VERSION of the headers built against
-  std::string libtorch_config;    // at::show_config(): build flags, BLAS, oneDNN
+  std::string cpu_model;                    // /proc/cpuinfo "model name"
+  int logical_cores = 0;                    // std::thread::hardware_concurrency
+  int torch_threads = 0;                    // torch::get_num_threads() when collected
+  std::string libtorch_version;             // TORCH_VERSION of the headers built against
+  std::string libtorch_config;              // at::show_config(): build flags, BLAS, oneDNN
   std::vector<std::string> blas_libraries;  // BLAS shared objects mapped in this process
-  int openblas_threads = 0;       // openblas_get_num_threads(); 0 if OpenBLAS is not loaded
-  std::string compiler;           // compiler id and version of this build
-  std::string build_type;         // CMAKE_BUILD_TYPE: Release, Debug, ...
+  int openblas_threads = 0;  // openblas_get_num_threads(); 0 if OpenBLAS is not loaded
+  std::string compiler;      // compiler id and version of this build
+  std::string build_type;    // CMAKE_BUILD_TYPE: Release, Debug, ...
   /// The vector and matrix features that decide which kernels run (avx2,
   /// avx512f, avx512_bf16, amx_bf16, ...), those /proc/cpuinfo lists.
   std::vector<std::string> cpu_flags;
   std::string tracebench_version;
-  std::string git_revision;       // of the tracebench source tree at build time
-  std::string time_utc;           // ISO 8601, when collected
+  std::string git_revision;  // of the tracebench source tree at build time
+  std::string time_utc;      // ISO 8601, when collected
   std::string hostname;
-  std::string load_average;       // first three fields of /proc/loadavg
-  std::string cpu_governor;       // cpu0 scaling_governor; "" if unavailable
+  std::string load_average;  // first three fields of /proc/loadavg
+  std::string cpu_governor;  // cpu0 scaling_governor; "" if unavailable
 };
 
 /// Reads the environment now. Never throws: what cannot be read stays empty.

@@ -17,9 +17,9 @@
 namespace tracebench {
 
 struct MemoryPeak {
-  int64_t peak_bytes = 0;       // highest live total counted during the region
-  int64_t allocations = 0;      // allocations counted
-  bool counted = false;         // false if the allocator could not be installed
+  int64_t peak_bytes = 0;   // highest live total counted during the region
+  int64_t allocations = 0;  // allocations counted
+  bool counted = false;     // false if the allocator could not be installed
 };
 
 /// Runs `region` with a counting allocator installed as the CPU allocator and

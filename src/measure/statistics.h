@@ -22,9 +22,9 @@ double sample_variance(const std::vector<double>& values);
 double geometric_mean(const std::vector<double>& values);
 
 struct WelchResult {
-  double t = 0;                 // statistic for mean(a) - mean(b)
+  double t = 0;                   // statistic for mean(a) - mean(b)
   double degrees_of_freedom = 0;  // Welch-Satterthwaite
-  double p_value = 1;           // two-sided
+  double p_value = 1;             // two-sided
 };
 
 /// Welch's unequal-variance t-test of "mean(a) == mean(b)". Needs at least 2

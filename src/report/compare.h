@@ -20,12 +20,13 @@ namespace tracebench {
 struct RowChange {
   std::string model, backend, mode, precision;
   int64_t batch_size = 0;
-  std::string verdict;  // regressed, improved, unchanged, newly_failing, fixed, failing, only_base, only_new
+  std::string verdict;  // regressed, improved, unchanged, newly_failing, fixed, failing, only_base,
+                        // only_new
   double base_latency_ms = 0, new_latency_ms = 0;
   double latency_change = 0;  // new / base - 1
   double p_value = 1;         // Mann-Whitney U on backend samples
   double base_speedup = 0, new_speedup = 0;
-  double speedup_ratio = 0;   // new / base
+  double speedup_ratio = 0;  // new / base
 };
 
 struct RunComparison {

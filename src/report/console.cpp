@@ -44,11 +44,11 @@ std::string format_speedup(const ResultRow& row, bool with_ci) {
   if (!row.passed()) return row.error.empty() ? row.status : row.status + ": " + row.error;
   std::string interval;
   if (with_ci && std::isfinite(row.ci_low) && std::isfinite(row.ci_high)) {
-    interval = " [" + printf_string("%.2f", row.ci_low) + ", " +
-               printf_string("%.2f", row.ci_high) + "]";
+    interval =
+        " [" + printf_string("%.2f", row.ci_low) + ", " + printf_string("%.2f", row.ci_high) + "]";
   }
-  return printf_string("%.3fx", row.speedup) + interval + " p=" +
-         printf_string("%.2f", row.p_value);
+  return printf_string("%.3fx", row.speedup) + interval +
+         " p=" + printf_string("%.2f", row.p_value);
 }
 
 namespace {
@@ -74,7 +74,8 @@ std::string format_result_line(const ResultRow& row, size_t backend_width, bool 
 }
 
 std::string format_accuracy_line(const ResultRow& row, size_t backend_width) {
-  return line_prefix(row, backend_width) + (row.error.empty() ? row.status : row.status + ": " + row.error);
+  return line_prefix(row, backend_width) +
+         (row.error.empty() ? row.status : row.status + ": " + row.error);
 }
 
 std::string format_pass_rate(const std::vector<ResultRow>& rows) {

@@ -8,8 +8,8 @@
 #include <cstring>
 
 #include "report/row_schema.h"
-#include "util/text.h"
 #include "tracebench/error.h"
+#include "util/text.h"
 
 namespace tracebench {
 

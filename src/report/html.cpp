@@ -83,7 +83,8 @@ std::string speedup_chart(const RunReport& report) {
             << num(x(row->speedup) - label) << "\" height=\"" << num(bar - 2) << "\" fill=\""
             << color_of(backends, backend) << "\"><title>" << html_escape(model) << " / "
             << html_escape(backend) << ": " << fmt("%.3fx", row->speedup) << " ["
-            << fmt("%.3f", row->ci_low) << ", " << fmt("%.3f", row->ci_high) << "]</title></rect>\n";
+            << fmt("%.3f", row->ci_low) << ", " << fmt("%.3f", row->ci_high)
+            << "]</title></rect>\n";
         if (std::isfinite(row->ci_low) && std::isfinite(row->ci_high)) {
           const double mid = y + bar / 2;
           svg << "<path class=\"whisker\" d=\"M" << num(x(row->ci_low)) << " " << num(mid) << "H"
@@ -91,7 +92,8 @@ std::string speedup_chart(const RunReport& report) {
               << num(x(row->ci_high)) << " " << num(mid - 4)
               << "v8\" stroke=\"#222\" fill=\"none\"/>\n";
         }
-        svg << "<text x=\"" << num(x(std::max(row->speedup, std::isfinite(row->ci_high) ? row->ci_high : 0.0)) + 6)
+        svg << "<text x=\""
+            << num(x(std::max(row->speedup, std::isfinite(row->ci_high) ? row->ci_high : 0.0)) + 6)
             << "\" y=\"" << num(y + bar - 3) << "\" font-size=\"11\">" << fmt("%.3fx", row->speedup)
             << "</text>\n";
       } else if (row != report.rows.end()) {
@@ -103,8 +105,8 @@ std::string speedup_chart(const RunReport& report) {
     }
     y += gap;
   }
-  svg << "<line x1=\"" << num(x(1)) << "\" y1=\"5\" x2=\"" << num(x(1)) << "\" y2=\""
-      << num(y) << "\" stroke=\"#555\" stroke-dasharray=\"4 3\"/>\n"
+  svg << "<line x1=\"" << num(x(1)) << "\" y1=\"5\" x2=\"" << num(x(1)) << "\" y2=\"" << num(y)
+      << "\" stroke=\"#555\" stroke-dasharray=\"4 3\"/>\n"
       << "<text x=\"" << num(x(1)) << "\" y=\"" << num(y + 14)
       << "\" text-anchor=\"middle\" font-size=\"11\">1.0x (eager)</text>\n";
   for (size_t i = 0; i < backends.size(); ++i) {
@@ -134,8 +136,8 @@ std::string strip_plot(const ResultRow& row, const std::string& color) {
       << ": samples (ms)</title>";
   auto dots = [&](const std::vector<double>& samples, double y, const std::string& fill) {
     for (double s : samples) {
-      svg << "<circle cx=\"" << num(x(s)) << "\" cy=\"" << num(y) << "\" r=\"2.5\" fill=\""
-          << fill << "\" fill-opacity=\"0.6\"/>";
+      svg << "<circle cx=\"" << num(x(s)) << "\" cy=\"" << num(y) << "\" r=\"2.5\" fill=\"" << fill
+          << "\" fill-opacity=\"0.6\"/>";
     }
     if (!samples.empty()) {
       const double m = median(samples);
@@ -167,10 +169,9 @@ std::string summary_table(const RunReport& report) {
       raw.push_back(row.speedup);
       clamped.push_back(std::max(row.speedup, 1.0));
     }
-    html << "<tr><td>" << html_escape(backend) << "</td><td>"
-         << fmt("%.3fx", geometric_mean(raw)) << "</td><td>"
-         << fmt("%.3fx", geometric_mean(clamped)) << "</td><td>" << raw.size() << "/" << all
-         << "</td></tr>\n";
+    html << "<tr><td>" << html_escape(backend) << "</td><td>" << fmt("%.3fx", geometric_mean(raw))
+         << "</td><td>" << fmt("%.3fx", geometric_mean(clamped)) << "</td><td>" << raw.size() << "/"
+         << all << "</td></tr>\n";
   }
   return html.str() + "</table>\n";
 }
@@ -214,7 +215,8 @@ std::string environment_table(const RunReport& report) {
          << html_escape(value.is_string() ? value.get<std::string>() : value.dump())
          << "</td></tr>\n";
   }
-  html << "<tr><th>config</th><td><code>" << html_escape(report.config.dump()) << "</code></td></tr>"
+  html << "<tr><th>config</th><td><code>" << html_escape(report.config.dump())
+       << "</code></td></tr>"
        << "</table>\n<details><summary>LibTorch build configuration</summary><pre>"
        << html_escape(report.environment.libtorch_config) << "</pre></details>\n";
   return html.str();
@@ -231,14 +233,15 @@ std::string render_html(const RunReport& report) {
        << "padding:3px 6px;font-size:13px;text-align:right}td:first-child,th:first-child"
        << "{text-align:left}.environment td,.environment th{text-align:left}"
        << ".warn{color:#a60;text-align:left;font-size:11px}svg text{font-family:inherit}\n"
-       << "</style></head><body>\n<h1>tracebench report</h1>\n<p>"
-       << report.rows.size() << " rows, " << html_escape(report.environment.time_utc) << ", "
+       << "</style></head><body>\n<h1>tracebench report</h1>\n<p>" << report.rows.size()
+       << " rows, " << html_escape(report.environment.time_utc) << ", "
        << html_escape(report.environment.cpu_model) << ". Speedup = median eager latency / "
        << "median backend latency; whiskers are 95% bootstrap confidence intervals.</p>\n"
-       << "<h2>Summary</h2>\n" << summary_table(report)
-       << "<h2>Speedup over eager</h2>\n" << speedup_chart(report)
-       << "<h2>Results</h2>\n" << results_table(report)
-       << "<h2>Environment</h2>\n" << environment_table(report) << "</body></html>\n";
+       << "<h2>Summary</h2>\n"
+       << summary_table(report) << "<h2>Speedup over eager</h2>\n"
+       << speedup_chart(report) << "<h2>Results</h2>\n"
+       << results_table(report) << "<h2>Environment</h2>\n"
+       << environment_table(report) << "</body></html>\n";
   return html.str();
 }
 

@@ -151,8 +151,8 @@ RunReport read_report(const std::string& path) {
   try {
     parsed = json::parse(in);
   } catch (const json::parse_error& error) {
-    throw UsageError(path + " is not valid JSON (truncated? byte " +
-                     std::to_string(error.byte) + "); re-run to regenerate it");
+    throw UsageError(path + " is not valid JSON (truncated? byte " + std::to_string(error.byte) +
+                     "); re-run to regenerate it");
   }
   return report_from_json(parsed, path);
 }

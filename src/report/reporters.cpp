@@ -59,8 +59,8 @@ class StderrReporter : public Reporter {
            << std::endl;
     }
     backends_ = join(context.backends, ",");
-    progress_ = std::make_unique<ProgressLine>(err_, context.models,
-                                               ProgressLine::stderr_is_terminal());
+    progress_ =
+        std::make_unique<ProgressLine>(err_, context.models, ProgressLine::stderr_is_terminal());
   }
 
   void start_model(size_t index, const std::string& model) override {

@@ -33,7 +33,7 @@ inline constexpr const char* kBaselineWarningMessagePrefix = "eager baseline: ";
 
 struct ResultRow {
   std::string device = "cpu";
-  std::string mode = "eval";  // "eval" or "train", as the dynamo runner prints
+  std::string mode = "eval";       // "eval" or "train", as the dynamo runner prints
   std::string precision = "fp32";  // fp32, bf16 or amp (--bfloat16, --amp)
   std::string model;
   std::string backend;
@@ -43,8 +43,8 @@ struct ResultRow {
 
   double speedup = 0;  // median(eager) / median(backend); 0 when not measured
   double p_value = std::numeric_limits<double>::quiet_NaN();  // Welch's t-test
-  double abs_latency_ms = 0;    // backend median per call
-  double eager_latency_ms = 0;  // eager median per call
+  double abs_latency_ms = 0;                                  // backend median per call
+  double eager_latency_ms = 0;                                // eager median per call
   double compilation_latency_s = 0;
 
   std::vector<double> samples_s;        // backend, seconds per call

@@ -69,7 +69,8 @@ ResultRow accuracy_row(const LoadedModel& loaded, const RunOptions& options,
 
 std::vector<ResultRow> check_accuracy(LoadedModel& loaded, const RunOptions& options) {
   std::vector<ResultRow> rows;
-  for (const auto& backend : options.backends) rows.push_back(accuracy_row(loaded, options, backend));
+  for (const auto& backend : options.backends)
+    rows.push_back(accuracy_row(loaded, options, backend));
   auto fail_all = [&](const char* status, const std::string& error) {
     for (auto& row : rows) {
       row.status = status;

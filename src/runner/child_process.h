@@ -12,7 +12,7 @@ namespace tracebench {
 
 struct ChildResult {
   bool timed_out = false;
-  int wait_status = 0;     // as waitpid returns it
+  int wait_status = 0;      // as waitpid returns it
   std::string stderr_tail;  // the last few KB the child wrote to stderr
 };
 

@@ -48,7 +48,8 @@ std::filesystem::path fresh_child_file(const char* suffix) {
   std::error_code ignored;
   const auto dir = std::filesystem::temp_directory_path(ignored);
   return (ignored ? std::filesystem::path("/tmp") : dir) /
-         ("tracebench-child-" + std::to_string(getpid()) + "-" + std::to_string(counter++) + suffix);
+         ("tracebench-child-" + std::to_string(getpid()) + "-" + std::to_string(counter++) +
+          suffix);
 }
 
 std::string join(const std::vector<std::string>& items, char separator) {
@@ -120,14 +121,16 @@ struct Death {
 Death death_of(const ChildResult& process, double timeout_s) {
   const int ws = process.wait_status;
   if (process.timed_out) {
-    return {status::kTimeout, "no result within --timeout " + seconds_text(timeout_s) + " s; killed"};
+    return {status::kTimeout,
+            "no result within --timeout " + seconds_text(timeout_s) + " s; killed"};
   }
   if (WIFSIGNALED(ws) && WTERMSIG(ws) == SIGKILL) {
     return {status::kOom, "killed by SIGKILL (out of memory?)"};
   }
   if (WIFSIGNALED(ws)) {
     std::string how = "killed by signal " + signal_name(WTERMSIG(ws));
-    if (const char* description = strsignal(WTERMSIG(ws))) how += std::string(" (") + description + ")";
+    if (const char* description = strsignal(WTERMSIG(ws)))
+      how += std::string(" (") + description + ")";
     return {status::kCrash, how};
   }
   if (WIFEXITED(ws) && WEXITSTATUS(ws) != 0) {

@@ -19,9 +19,9 @@
 #include "runner/backend_support.h"
 #include "runner/child_phase.h"
 #include "runner/output_check.h"
+#include "runner/precision.h"
 #include "runner/row_statistics.h"
 #include "runner/sample_budget.h"
-#include "runner/precision.h"
 #include "runner/status_rows.h"
 #include "runner/training.h"
 
@@ -150,9 +150,8 @@ void add_measurements(ResultRow& row, const Contender& contender, const Contende
 void verify_against_eager(Contender& contender, const Contender& eager,
                           const std::vector<std::string>& output_names) {
   if (contender.failed || eager.failed) return;
-  const auto comparison = compare_outputs(eager.first_output, contender.first_output,
-                                          c10::IValue(), performance_check_tolerance(),
-                                          output_names);
+  const auto comparison = compare_outputs(eager.first_output, contender.first_output, c10::IValue(),
+                                          performance_check_tolerance(), output_names);
   if (!comparison.same) {
     contender.failed = true;
     contender.status = status::kFailAccuracy;
@@ -160,8 +159,7 @@ void verify_against_eager(Contender& contender, const Contender& eager,
   }
 }
 
-void take_sample(Contender& contender, const std::vector<c10::IValue>& inputs,
-                 int64_t iterations) {
+void take_sample(Contender& contender, const std::vector<c10::IValue>& inputs, int64_t iterations) {
   if (contender.failed) return;
   publish(ChildPhase::kSampling, contender);
   try {
@@ -207,8 +205,8 @@ void warn_about_degenerate_output(std::vector<ResultRow>& rows, const Contender&
   for (auto& row : rows) {
     if (!row.passed()) continue;
     row.warning_codes.push_back("degenerate_outputs");
-    row.warnings.push_back("eager's " + leaf + " is at the noise floor (every |value| <= " +
-                           bound + "), so it was checked with an absolute tolerance; random "
+    row.warnings.push_back("eager's " + leaf + " is at the noise floor (every |value| <= " + bound +
+                           "), so it was checked with an absolute tolerance; random "
                            "weights? pass --weights");
   }
 }
@@ -285,9 +283,8 @@ std::vector<ResultRow> measure_performance(LoadedModel& loaded, const RunOptions
 
   SampleBudget budget(options, contenders.size());
   for (int64_t rep = 0; budget.another_repetition() && !contenders[0].failed; ++rep) {
-    const auto sample_inputs = options.randomize_input
-                                   ? randomized_inputs(inputs, options.seed, rep)
-                                   : inputs;
+    const auto sample_inputs =
+        options.randomize_input ? randomized_inputs(inputs, options.seed, rep) : inputs;
     for (size_t index : budget.next_order()) {
       take_sample(contenders[index], sample_inputs, options.iterations_per_run);
     }

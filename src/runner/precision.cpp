@@ -13,11 +13,13 @@ void cast_model(Model& model, c10::ScalarType dtype) {
   torch::NoGradGuard no_grad;
   for (auto& tensor : model.tensors()) {
     // set_data keeps the tensor object, so modules' members see the change.
-    if (tensor.is_floating_point() && tensor.scalar_type() != dtype) tensor.set_data(tensor.to(dtype));
+    if (tensor.is_floating_point() && tensor.scalar_type() != dtype)
+      tensor.set_data(tensor.to(dtype));
   }
 }
 
-std::vector<c10::IValue> cast_inputs(const std::vector<c10::IValue>& inputs, c10::ScalarType dtype) {
+std::vector<c10::IValue> cast_inputs(const std::vector<c10::IValue>& inputs,
+                                     c10::ScalarType dtype) {
   std::vector<c10::IValue> cast;
   for (const auto& input : inputs) {
     if (input.isTensor() && input.toTensor().is_floating_point()) {

@@ -56,8 +56,7 @@ ResumeState prepare_resume(const std::string& csv_path, bool accuracy, std::ostr
   if (!text.empty() && text.back() != '\n') {
     // A line cut off midway: drop it so that appended rows start on a line of their own.
     const size_t keep = text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1;
-    err << "tracebench: --resume: dropping an incomplete last line of " << csv_path
-              << std::endl;
+    err << "tracebench: --resume: dropping an incomplete last line of " << csv_path << std::endl;
     text.resize(keep);
     std::filesystem::resize_file(csv_path, keep);
   }
@@ -69,21 +68,20 @@ ResumeState prepare_resume(const std::string& csv_path, bool accuracy, std::ostr
                      "); fix or remove it, or drop --resume");
   }
   const size_t read = records.size();
-  records.erase(std::remove_if(records.begin(), records.end(),
-                               [](const CsvRow& record) {
-                                 return retried_on_resume(record.row.status);
-                               }),
-                records.end());
+  records.erase(
+      std::remove_if(records.begin(), records.end(),
+                     [](const CsvRow& record) { return retried_on_resume(record.row.status); }),
+      records.end());
   if (records.size() != read) rewrite_csv(csv_path, records, accuracy);
   for (auto& record : records) state.rows.push_back(std::move(record.row));
   for (const auto& row : state.rows) state.done.insert({row.model, row.backend});
   if (read > 0) {
     err << "tracebench: --resume: " << state.rows.size() << " rows already in " << csv_path
-              << (state.rows.size() != read
-                      ? " (" + std::to_string(read - state.rows.size()) +
-                            " crash / timeout / OOM / load-failure rows will run again)"
-                      : std::string())
-              << "; running the rest" << std::endl;
+        << (state.rows.size() != read
+                ? " (" + std::to_string(read - state.rows.size()) +
+                      " crash / timeout / OOM / load-failure rows will run again)"
+                : std::string())
+        << "; running the rest" << std::endl;
   }
   return state;
 }

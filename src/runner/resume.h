@@ -32,8 +32,8 @@ bool retried_on_resume(const std::string& status);
 /// Reads `csv_path` for --resume. A missing or empty file means nothing is
 /// done yet. Rows to retry are removed from the file (rewritten atomically).
 /// A last line without its newline (cut off by a crash of something other
-/// than tracebench) is removed from the file. What it did is said on `err`. Throws UsageError naming
-/// the fix if there is no --output, or the file is not one of tracebench's CSVs.
+/// than tracebench) is removed from the file. What it did is said on `err`. Throws UsageError
+/// naming the fix if there is no --output, or the file is not one of tracebench's CSVs.
 ResumeState prepare_resume(const std::string& csv_path, bool accuracy, std::ostream& err);
 
 }  // namespace tracebench

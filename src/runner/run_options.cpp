@@ -53,7 +53,7 @@ void validate(const RunOptions& options) {
   if (options.backends.empty()) throw UsageError("--backend is empty; name at least one backend");
   for (const auto& backend : options.backends) make_backend(backend);  // throws if unknown
   validate_measurement_options(options);
-  parse_optimizer(options.optimizer);                                    // likewise
+  parse_optimizer(options.optimizer);  // likewise
 }
 
 }  // namespace tracebench

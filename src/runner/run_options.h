@@ -53,9 +53,9 @@ struct RunOptions {
   std::string weights;  // --weights: a state dict for the built-in model; empty: none
 
   // Measurement and reports (docs/reports.md).
-  double target_ci = 0;      // --target-ci: > 0 stops adaptively; 0 keeps --repeat
-  double max_time_s = 60;    // --max-time: sampling cap per model with --target-ci
-  bool print_ci = false;     // --ci: the CI on the one-backend line too
+  double target_ci = 0;         // --target-ci: > 0 stops adaptively; 0 keeps --repeat
+  double max_time_s = 60;       // --max-time: sampling cap per model with --target-ci
+  bool print_ci = false;        // --ci: the CI on the one-backend line too
   bool print_warnings = false;  // --warnings: noise warnings on stderr even when not a terminal
   /// Report files by the flag that names them ("output" for the CSV, "json"):
   /// report/reporters.h lists the formats.

@@ -63,8 +63,8 @@ void SampleBudget::finish_repetition(const std::vector<const std::vector<double>
       continue;
     }
     const double speedup = median(*eager) / median(*samples[i]);
-    const auto ci = bootstrap_median_ratio_ci(*eager, *samples[i], kDefaultBootstrapResamples,
-                                              0.95, seed_ + i);
+    const auto ci =
+        bootstrap_median_ratio_ci(*eager, *samples[i], kDefaultBootstrapResamples, 0.95, seed_ + i);
     if (precise_enough(ci, speedup, target_)) active_[i] = false;
   }
 }

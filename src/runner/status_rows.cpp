@@ -10,7 +10,8 @@ namespace {
 
 // The TorchScript interpreter wraps an op's error in a report whose first line
 // says only that an op failed; the op's own message is its last line.
-constexpr const char* kInterpreterPrefix = "The following operation failed in the TorchScript interpreter.";
+constexpr const char* kInterpreterPrefix =
+    "The following operation failed in the TorchScript interpreter.";
 
 }  // namespace
 
@@ -46,8 +47,8 @@ ResultRow row_for(const std::string& model, const std::string& backend, const Ru
   return row;
 }
 
-ResultRow status_row(const std::string& model, const std::string& backend, const RunOptions& options,
-                     const char* status, const std::string& error) {
+ResultRow status_row(const std::string& model, const std::string& backend,
+                     const RunOptions& options, const char* status, const std::string& error) {
   ResultRow row = row_for(model, backend, options);
   row.status = status;
   row.error = error.substr(0, error.find('\n'));

@@ -26,8 +26,8 @@ const char* precision_label(Precision precision);
 ResultRow row_for(const std::string& model, const std::string& backend, const RunOptions& options);
 
 /// A row for `backend` of `model` with `status` and the first line of `error`.
-ResultRow status_row(const std::string& model, const std::string& backend, const RunOptions& options,
-                     const char* status, const std::string& error);
+ResultRow status_row(const std::string& model, const std::string& backend,
+                     const RunOptions& options, const char* status, const std::string& error);
 
 /// status_row for every backend in options.backends.
 std::vector<ResultRow> status_rows(const std::string& model, const RunOptions& options,

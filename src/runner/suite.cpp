@@ -7,16 +7,16 @@
 #include "runner/isolation.h"
 #include "runner/model_selection.h"
 #include "runner/partition.h"
+#include "runner/process_settings.h"
 #include "runner/resume.h"
 #include "runner/run_context.h"
 #include "runner/status_rows.h"
-#include "runner/process_settings.h"
 #include "tracebench/error.h"
 
 namespace tracebench {
 
-std::vector<std::unique_ptr<Reporter>> make_reporters(const RunOptions& options,
-                                                      std::ostream& out, std::ostream& err) {
+std::vector<std::unique_ptr<Reporter>> make_reporters(const RunOptions& options, std::ostream& out,
+                                                      std::ostream& err) {
   std::vector<std::unique_ptr<Reporter>> reporters;
   // First, so that the progress line is cleared before the console prints a row.
   reporters.push_back(make_stderr_reporter(err, options.print_warnings));
@@ -36,10 +36,9 @@ std::vector<ResultRow> run_suite(const RunOptions& options,
       partition_models(select_models(options), options.total_partitions, options.partition_id);
   apply_process_settings(options);
   // --resume: rows already in the CSV are kept, not rerun (runner/resume.h).
-  ResumeState resume = options.resume
-                           ? prepare_resume(report_file(options, kCsvReportFlag),
-                                            options.accuracy, err)
-                           : ResumeState{};
+  ResumeState resume =
+      options.resume ? prepare_resume(report_file(options, kCsvReportFlag), options.accuracy, err)
+                     : ResumeState{};
   const RunContext context = run_context(options, specs.size());
   for (const auto& reporter : reporters) reporter->begin(context);
 
@@ -81,7 +80,8 @@ int exit_code_of(const std::vector<ResultRow>& rows, const RunOptions& options, 
   for (const auto& name : failed) names += (names.empty() ? "" : ", ") + name;
   err << "tracebench: error: " << failed.size() << " model(s) failed to load (" << names
       << "); fix them as their rows say, then "
-      << (report_file(options, kCsvReportFlag).empty() ? "rerun them" : "rerun with --resume to run only them")
+      << (report_file(options, kCsvReportFlag).empty() ? "rerun them"
+                                                       : "rerun with --resume to run only them")
       << std::endl;
   return 2;
 }

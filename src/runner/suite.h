@@ -14,8 +14,8 @@ namespace tracebench {
 
 /// The reporters `options` ask for: warnings and progress on `err`, the
 /// console lines on `out`, and one per report file flag given (--output, --json).
-std::vector<std::unique_ptr<Reporter>> make_reporters(const RunOptions& options,
-                                                      std::ostream& out, std::ostream& err);
+std::vector<std::unique_ptr<Reporter>> make_reporters(const RunOptions& options, std::ostream& out,
+                                                      std::ostream& err);
 
 /// Runs performance (or accuracy) mode over the selected models, handing each
 /// row to every reporter as it finishes. Returns every row (with --resume, the

@@ -13,7 +13,8 @@ namespace tracebench {
 
 std::filesystem::path cache_directory() {
   std::filesystem::path dir;
-  if (const char* explicit_dir = std::getenv("TRACEBENCH_CACHE_DIR"); explicit_dir && *explicit_dir) {
+  if (const char* explicit_dir = std::getenv("TRACEBENCH_CACHE_DIR");
+      explicit_dir && *explicit_dir) {
     dir = explicit_dir;
   } else if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) {
     dir = std::filesystem::path(xdg) / "tracebench";

@@ -33,7 +33,7 @@ std::filesystem::path dependency_file(const std::filesystem::path& output) {
 std::vector<std::string> compile_command(const std::filesystem::path& source,
                                          const std::filesystem::path& output) {
   std::vector<std::string> argv = {build_config::kCxxCompiler, "-std=c++17", "-fPIC", "-shared",
-                                   "-fvisibility=hidden", "-w"};
+                                   "-fvisibility=hidden",      "-w"};
   for (const auto& flag : split_words(build_config::kModelOptFlags)) argv.push_back(flag);
   for (const auto& flag : split_words(build_config::kModelCxxFlags)) argv.push_back(flag);
   argv.push_back(std::string("-I") + build_config::kPublicIncludeDir);
@@ -115,7 +115,8 @@ std::filesystem::path compile_model_source(const std::filesystem::path& source) 
   const auto library = dir / (source.stem().string() + "-" + key + ".so");
   if (cached_artifact_is_current(library)) return library;
 
-  const auto partial = dir / (library.filename().string() + "." + std::to_string(getpid()) + ".tmp");
+  const auto partial =
+      dir / (library.filename().string() + "." + std::to_string(getpid()) + ".tmp");
   const CommandResult result = run_command(compile_command(source, partial));
   if (result.exit_code != 0) {
     std::filesystem::remove(partial);

@@ -101,8 +101,9 @@ LoadedModel load_model(const ModelSpec& spec, const LoadOptions& options) {
   loaded.inputs = options.input_shapes.empty() ? loaded.model->example_inputs()
                                                : inputs_from_shapes(options.input_shapes);
   if (loaded.inputs.empty()) {
-    throw UsageError(spec.name + " has no example inputs; return at least one tensor from "
-                                 "get_example_inputs or pass --input-shapes");
+    throw UsageError(spec.name +
+                     " has no example inputs; return at least one tensor from "
+                     "get_example_inputs or pass --input-shapes");
   }
   for (const auto& input : loaded.inputs) {
     if (!input.isTensor()) {

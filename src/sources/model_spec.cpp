@@ -18,7 +18,8 @@ size_t next_field_comma(const std::string& text, size_t from) {
   for (size_t comma = text.find(',', from); comma != std::string::npos;
        comma = text.find(',', comma + 1)) {
     size_t end = comma + 1;
-    while (end < text.size() && (std::isalpha(static_cast<unsigned char>(text[end])) || text[end] == '_')) {
+    while (end < text.size() &&
+           (std::isalpha(static_cast<unsigned char>(text[end])) || text[end] == '_')) {
       ++end;
     }
     if (end > comma + 1 && end < text.size() && text[end] == ':') return comma;
@@ -39,8 +40,8 @@ std::map<std::string, std::string> split_key_values(const std::string& text) {
     }
     const std::string key = field.substr(0, colon);
     if (key != "path" && key != "class") {
-      throw UsageError("unknown key '" + key + "' in '" + text + "'; the keys are path and class (" +
-                       kSpecForm + ")");
+      throw UsageError("unknown key '" + key + "' in '" + text +
+                       "'; the keys are path and class (" + kSpecForm + ")");
     }
     if (fields.count(key)) {
       throw UsageError("'" + key + "' is given twice in '" + text + "'; write " + kSpecForm);

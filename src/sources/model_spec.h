@@ -21,8 +21,7 @@ struct ModelSpec {
 /// Parses `text`; relative paths are resolved against `working_directory`.
 /// Throws UsageError naming the fix for a malformed spec. Does not touch the
 /// file system: a missing file is the loader's to report.
-ModelSpec parse_model_spec(const std::string& text,
-                           const std::filesystem::path& working_directory);
+ModelSpec parse_model_spec(const std::string& text, const std::filesystem::path& working_directory);
 
 /// Which loader handles `path`, by its extension. Throws UsageError otherwise.
 ModelFileKind model_file_kind(const std::filesystem::path& path);

@@ -8,11 +8,11 @@
 #include <nlohmann/json.hpp>
 
 #include "build_config.h"
-#include "util/text.h"
 #include "sources/cache.h"
 #include "sources/script_loader.h"
 #include "sources/subprocess.h"
 #include "tracebench/error.h"
+#include "util/text.h"
 
 namespace tracebench {
 
@@ -64,18 +64,26 @@ std::unique_ptr<Model> load_python_model(const std::filesystem::path& file,
   const std::string shapes = shapes_argument(input_shapes);
   // The key names the export; the manifest beside the archive covers what
   // else it read (sibling modules, the exporter, the interpreter and torch).
-  const std::string key = content_hash(std::filesystem::absolute(file).string() + '\0' +
-                                       read_model_file(file) + '\0' + class_name + '\0' + shapes +
-                                       '\0' + python_interpreter());
+  const std::string key =
+      content_hash(std::filesystem::absolute(file).string() + '\0' + read_model_file(file) + '\0' +
+                   class_name + '\0' + shapes + '\0' + python_interpreter());
   const auto dir = cache_directory() / "py";
   std::filesystem::create_directories(dir);
   const auto archive = dir / (file.stem().string() + "-" + class_name + "-" + key + ".pt");
   if (!cached_artifact_is_current(archive)) {
-    const auto partial = dir / (archive.filename().string() + "." + std::to_string(getpid()) + ".tmp");
+    const auto partial =
+        dir / (archive.filename().string() + "." + std::to_string(getpid()) + ".tmp");
     const auto manifest = partial.string() + ".json";
-    std::vector<std::string> argv = {python_interpreter(), build_config::kPythonExporter,
-                                     "--file", file.string(), "--class", class_name,
-                                     "--output", partial.string(), "--manifest", manifest};
+    std::vector<std::string> argv = {python_interpreter(),
+                                     build_config::kPythonExporter,
+                                     "--file",
+                                     file.string(),
+                                     "--class",
+                                     class_name,
+                                     "--output",
+                                     partial.string(),
+                                     "--manifest",
+                                     manifest};
     if (!shapes.empty()) argv.insert(argv.end(), {"--input-shapes", shapes});
     CommandResult result;
     try {

@@ -42,7 +42,8 @@ SpawnedProcess spawn_process(const std::vector<std::string>& argv, Capture captu
   for (const auto& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
   args.push_back(nullptr);
   int output[2], exec_error[2];
-  if (pipe2(output, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe: ") + strerror(errno));
+  if (pipe2(output, O_CLOEXEC) != 0)
+    throw std::runtime_error(std::string("pipe: ") + strerror(errno));
   if (pipe2(exec_error, O_CLOEXEC) != 0) {
     close(output[0]);
     close(output[1]);

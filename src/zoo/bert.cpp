@@ -23,7 +23,8 @@ BertEmbeddingImpl::BertEmbeddingImpl(int64_t vocab_size, int64_t hidden, int64_t
   TORCH_CHECK(vocab_size > 0 && hidden > 0 && max_len > 0,
               "BERT embedding needs positive vocab_size, hidden and max_len");
   TORCH_CHECK(hidden % 2 == 0, "BERT's sinusoidal position table needs an even hidden size");
-  token = register_module("token", nn::Embedding(nn::EmbeddingOptions(vocab_size, hidden).padding_idx(0)));
+  token = register_module("token",
+                          nn::Embedding(nn::EmbeddingOptions(vocab_size, hidden).padding_idx(0)));
   // Fixed table: even columns sin(pos * w_i), odd columns cos(pos * w_i), with
   // w_i = 10000^(-2i / hidden), as in the reference (computed in float32).
   auto table = torch::zeros({max_len, hidden});
@@ -36,7 +37,8 @@ BertEmbeddingImpl::BertEmbeddingImpl(int64_t vocab_size, int64_t hidden, int64_t
   table.index_put_({Slice(), Slice(1, None, 2)}, torch::cos(positions * frequencies));
   position = register_module("position", std::make_shared<nn::Module>("PositionalEmbedding"));
   pe = position->register_buffer("pe", table.unsqueeze(0));
-  segment = register_module("segment", nn::Embedding(nn::EmbeddingOptions(3, hidden).padding_idx(0)));
+  segment =
+      register_module("segment", nn::Embedding(nn::EmbeddingOptions(3, hidden).padding_idx(0)));
   dropout = register_module("dropout", nn::Dropout(dropout_p));
 }
 
@@ -60,14 +62,18 @@ BertAttentionImpl::BertAttentionImpl(int64_t heads, int64_t hidden, double dropo
 torch::Tensor BertAttentionImpl::forward(torch::Tensor x, torch::Tensor mask) {
   const int64_t batch = x.size(0);
   auto project = [&](size_t i) {
-    return linear_layers[i]->as<nn::Linear>()->forward(x).view({batch, -1, heads, d_k}).transpose(1, 2);
+    return linear_layers[i]
+        ->as<nn::Linear>()
+        ->forward(x)
+        .view({batch, -1, heads, d_k})
+        .transpose(1, 2);
   };
   auto query = project(0), key = project(1), value = project(2);
   auto scores = torch::matmul(query, key.transpose(-2, -1)) / std::sqrt(static_cast<double>(d_k));
   scores = scores.masked_fill(mask == 0, -1e9);
   auto weights = dropout(torch::softmax(scores, -1));
-  auto context = torch::matmul(weights, value).transpose(1, 2).contiguous().view(
-      {batch, -1, heads * d_k});
+  auto context =
+      torch::matmul(weights, value).transpose(1, 2).contiguous().view({batch, -1, heads * d_k});
   return output_linear(context);
 }
 
@@ -127,8 +133,7 @@ torch::Tensor BertImpl::forward(torch::Tensor x, torch::Tensor segment_info) {
 std::vector<c10::IValue> bert_example_inputs(int64_t batch_size, int64_t seq_len,
                                              int64_t vocab_size) {
   // Ids 1-4 are special tokens in the reference vocabulary; words start at 5.
-  auto lengths = seeded_randint(6, 13, {batch_size, 1}, kExampleInputSeed)
-                     .clamp_max(seq_len);
+  auto lengths = seeded_randint(6, 13, {batch_size, 1}, kExampleInputSeed).clamp_max(seq_len);
   auto words = seeded_randint(5, vocab_size, {batch_size, seq_len}, kExampleInputSeed + 1);
   auto position = torch::arange(seq_len, torch::kInt64).unsqueeze(0);
   auto tokens = words * (position < lengths);

@@ -28,8 +28,8 @@ nn::BatchNorm2d bn(int64_t channels, double momentum) {
 nn::ReLU relu() { return nn::ReLU(nn::ReLUOptions(true)); }
 
 // torchvision's _stack: the first block changes shape (no skip), the rest keep it.
-TensorSequential stack(int64_t in, int64_t out, int64_t kernel, int64_t stride,
-                       int64_t expansion, int64_t repeats) {
+TensorSequential stack(int64_t in, int64_t out, int64_t kernel, int64_t stride, int64_t expansion,
+                       int64_t repeats) {
   TORCH_CHECK(repeats >= 1, "MNASNet stacks need >= 1 block");
   TensorSequential blocks;
   blocks->push_back(MnasInvertedResidual(in, out, kernel, stride, expansion, kBnMomentum));
@@ -41,8 +41,8 @@ TensorSequential stack(int64_t in, int64_t out, int64_t kernel, int64_t stride,
 
 // torchvision's _round_to_multiple_of with round_up_bias 0.9.
 int64_t round_to_multiple_of(double value, int64_t divisor) {
-  const int64_t rounded = std::max<int64_t>(
-      divisor, static_cast<int64_t>(value + divisor / 2.0) / divisor * divisor);
+  const int64_t rounded =
+      std::max<int64_t>(divisor, static_cast<int64_t>(value + divisor / 2.0) / divisor * divisor);
   return rounded >= 0.9 * value ? rounded : rounded + divisor;
 }
 
@@ -77,14 +77,13 @@ MnasNetImpl::MnasNetImpl(const MnasNetOptions& options) {
   TORCH_CHECK(options.num_classes() > 0, "MNASNet needs num_classes > 0");
   const auto d = mnasnet_depths(options.alpha());
   layers = register_module(
-      "layers",
-      nn::Sequential(conv(3, d[0], 3, 2), bn(d[0], kBnMomentum), relu(),
-                     conv(d[0], d[0], 3, 1, d[0]), bn(d[0], kBnMomentum), relu(),
-                     conv(d[0], d[1], 1), bn(d[1], kBnMomentum),
-                     stack(d[1], d[2], 3, 2, 3, 3), stack(d[2], d[3], 5, 2, 3, 3),
-                     stack(d[3], d[4], 5, 2, 6, 3), stack(d[4], d[5], 3, 1, 6, 2),
-                     stack(d[5], d[6], 5, 2, 6, 4), stack(d[6], d[7], 3, 1, 6, 1),
-                     conv(d[7], 1280, 1), bn(1280, kBnMomentum), relu()));
+      "layers", nn::Sequential(conv(3, d[0], 3, 2), bn(d[0], kBnMomentum), relu(),
+                               conv(d[0], d[0], 3, 1, d[0]), bn(d[0], kBnMomentum), relu(),
+                               conv(d[0], d[1], 1), bn(d[1], kBnMomentum),
+                               stack(d[1], d[2], 3, 2, 3, 3), stack(d[2], d[3], 5, 2, 3, 3),
+                               stack(d[3], d[4], 5, 2, 6, 3), stack(d[4], d[5], 3, 1, 6, 2),
+                               stack(d[5], d[6], 5, 2, 6, 4), stack(d[6], d[7], 3, 1, 6, 1),
+                               conv(d[7], 1280, 1), bn(1280, kBnMomentum), relu()));
   classifier = register_module(
       "classifier", nn::Sequential(nn::Dropout(nn::DropoutOptions(options.dropout()).inplace(true)),
                                    nn::Linear(1280, options.num_classes())));
@@ -98,8 +97,9 @@ torch::Tensor MnasNetImpl::forward(torch::Tensor x) {
 }
 
 ZooEntry make_mnasnet1_0_entry() {
-  return make_image_classifier_entry("mnasnet1_0", "torchvision MNASNet B1, depth 1.0, 3x224x224",
-                                     [] { return std::make_shared<MnasNetImpl>(MnasNetOptions(1.0)); });
+  return make_image_classifier_entry(
+      "mnasnet1_0", "torchvision MNASNet B1, depth 1.0, 3x224x224",
+      [] { return std::make_shared<MnasNetImpl>(MnasNetOptions(1.0)); });
 }
 
 }  // namespace tracebench

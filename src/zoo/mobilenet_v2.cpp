@@ -15,18 +15,18 @@ namespace {
 TensorSequential conv_bn_relu6(int64_t in, int64_t out, int64_t kernel, int64_t stride = 1,
                                int64_t groups = 1) {
   return TensorSequential(nn::Conv2d(nn::Conv2dOptions(in, out, kernel)
-                                       .stride(stride)
-                                       .padding((kernel - 1) / 2)
-                                       .groups(groups)
-                                       .bias(false)),
-                        nn::BatchNorm2d(out), nn::ReLU6(nn::ReLU6Options(true)));
+                                         .stride(stride)
+                                         .padding((kernel - 1) / 2)
+                                         .groups(groups)
+                                         .bias(false)),
+                          nn::BatchNorm2d(out), nn::ReLU6(nn::ReLU6Options(true)));
 }
 
 }  // namespace
 
 int64_t make_divisible(double value, int64_t divisor) {
-  int64_t rounded = std::max<int64_t>(
-      divisor, static_cast<int64_t>(value + divisor / 2.0) / divisor * divisor);
+  int64_t rounded =
+      std::max<int64_t>(divisor, static_cast<int64_t>(value + divisor / 2.0) / divisor * divisor);
   if (rounded < 0.9 * value) rounded += divisor;
   return rounded;
 }
@@ -56,8 +56,7 @@ MobileNetV2Impl::MobileNetV2Impl(const MobileNetV2Options& options) {
               "MobileNetV2 needs a non-empty inverted_residual_setting");
   const int64_t divisor = options.round_nearest();
   int64_t input_channel = make_divisible(32 * options.width_mult(), divisor);
-  const int64_t last_channel =
-      make_divisible(1280 * std::max(1.0, options.width_mult()), divisor);
+  const int64_t last_channel = make_divisible(1280 * std::max(1.0, options.width_mult()), divisor);
 
   nn::Sequential layers;
   layers->push_back(conv_bn_relu6(3, input_channel, 3, 2));
@@ -70,9 +69,9 @@ MobileNetV2Impl::MobileNetV2Impl(const MobileNetV2Options& options) {
   }
   layers->push_back(conv_bn_relu6(input_channel, last_channel, 1));
   features = register_module("features", layers);
-  classifier = register_module(
-      "classifier",
-      nn::Sequential(nn::Dropout(options.dropout()), nn::Linear(last_channel, options.num_classes())));
+  classifier = register_module("classifier",
+                               nn::Sequential(nn::Dropout(options.dropout()),
+                                              nn::Linear(last_channel, options.num_classes())));
 
   init_like_torchvision(*this, LinearInit::kNormal);
 }
@@ -83,7 +82,8 @@ torch::Tensor MobileNetV2Impl::forward(torch::Tensor x) {
 }
 
 ZooEntry make_mobilenet_v2_entry() {
-  return make_image_classifier_entry("mobilenet_v2", "torchvision MobileNetV2 (width 1.0), 3x224x224",
+  return make_image_classifier_entry("mobilenet_v2",
+                                     "torchvision MobileNetV2 (width 1.0), 3x224x224",
                                      [] { return std::make_shared<MobileNetV2Impl>(); });
 }
 

@@ -22,7 +22,7 @@ struct MobileNetV2Options {
   TORCH_ARG(int64_t, round_nearest) = 8;
   TORCH_ARG(double, dropout) = 0.2;
   TORCH_ARG(std::vector<InvertedResidualSetting>, inverted_residual_setting) = {
-      {1, 16, 1, 1}, {6, 24, 2, 2}, {6, 32, 3, 2}, {6, 64, 4, 2},
+      {1, 16, 1, 1}, {6, 24, 2, 2},  {6, 32, 3, 2}, {6, 64, 4, 2},
       {6, 96, 3, 1}, {6, 160, 3, 2}, {6, 320, 1, 1}};
 };
 

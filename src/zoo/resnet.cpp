@@ -8,7 +8,8 @@ namespace tracebench {
 
 namespace {
 
-torch::nn::Conv2d conv(int64_t in, int64_t out, int64_t kernel, int64_t stride, int64_t groups = 1) {
+torch::nn::Conv2d conv(int64_t in, int64_t out, int64_t kernel, int64_t stride,
+                       int64_t groups = 1) {
   return torch::nn::Conv2d(torch::nn::Conv2dOptions(in, out, kernel)
                                .stride(stride)
                                .padding(kernel / 2)
@@ -72,17 +73,18 @@ ResNetImpl::ResNetImpl(const ResNetOptions& options) : options_(options) {
               "ResNet needs positive groups and width_per_group");
   for (int64_t blocks : options.layers()) TORCH_CHECK(blocks > 0, "ResNet stages need >= 1 block");
   conv1 = register_module(
-      "conv1", torch::nn::Conv2d(torch::nn::Conv2dOptions(3, 64, 7).stride(2).padding(3).bias(false)));
+      "conv1",
+      torch::nn::Conv2d(torch::nn::Conv2dOptions(3, 64, 7).stride(2).padding(3).bias(false)));
   bn1 = register_module("bn1", torch::nn::BatchNorm2d(64));
-  maxpool = register_module("maxpool",
-                            torch::nn::MaxPool2d(torch::nn::MaxPool2dOptions(3).stride(2).padding(1)));
+  maxpool = register_module(
+      "maxpool", torch::nn::MaxPool2d(torch::nn::MaxPool2dOptions(3).stride(2).padding(1)));
   const auto& layers = options.layers();
   layer1 = register_module("layer1", make_layer(64, layers[0], 1));
   layer2 = register_module("layer2", make_layer(128, layers[1], 2));
   layer3 = register_module("layer3", make_layer(256, layers[2], 2));
   layer4 = register_module("layer4", make_layer(512, layers[3], 2));
-  avgpool = register_module("avgpool",
-                            torch::nn::AdaptiveAvgPool2d(torch::nn::AdaptiveAvgPool2dOptions({1, 1})));
+  avgpool = register_module(
+      "avgpool", torch::nn::AdaptiveAvgPool2d(torch::nn::AdaptiveAvgPool2dOptions({1, 1})));
   fc = register_module("fc", torch::nn::Linear(inplanes_, options.num_classes()));
 
   init_like_torchvision(*this, LinearInit::kDefault);
@@ -116,9 +118,8 @@ namespace {
 
 // One family, one line per variant: torchvision's resnet18/resnet50/resnext50_32x4d.
 ZooEntry make_resnet_entry(const char* name, const char* description, ResNetOptions options) {
-  return make_image_classifier_entry(name, description, [options] {
-    return std::make_shared<ResNetImpl>(options);
-  });
+  return make_image_classifier_entry(name, description,
+                                     [options] { return std::make_shared<ResNetImpl>(options); });
 }
 
 }  // namespace

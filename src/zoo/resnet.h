@@ -28,8 +28,8 @@ struct ResNetOptions {
 /// conv3x3-bn-relu-conv3x3-bn plus the identity (or a 1x1 projection).
 struct BasicBlockImpl : torch::nn::Module {
   static constexpr int64_t kExpansion = 1;
-  BasicBlockImpl(int64_t inplanes, int64_t planes, int64_t stride, bool downsample,
-                 int64_t groups, int64_t base_width);
+  BasicBlockImpl(int64_t inplanes, int64_t planes, int64_t stride, bool downsample, int64_t groups,
+                 int64_t base_width);
   torch::Tensor forward(torch::Tensor x);
 
   torch::nn::Conv2d conv1{nullptr}, conv2{nullptr};
@@ -41,8 +41,8 @@ TORCH_MODULE(BasicBlock);
 /// 1x1 reduce, 3x3 (grouped for ResNeXt), 1x1 expand by 4, plus the identity.
 struct BottleneckImpl : torch::nn::Module {
   static constexpr int64_t kExpansion = 4;
-  BottleneckImpl(int64_t inplanes, int64_t planes, int64_t stride, bool downsample,
-                 int64_t groups, int64_t base_width);
+  BottleneckImpl(int64_t inplanes, int64_t planes, int64_t stride, bool downsample, int64_t groups,
+                 int64_t base_width);
   torch::Tensor forward(torch::Tensor x);
 
   torch::nn::Conv2d conv1{nullptr}, conv2{nullptr}, conv3{nullptr};

@@ -8,7 +8,9 @@ namespace {
 
 nn::ReLU relu() { return nn::ReLU(nn::ReLUOptions(true)); }
 
-nn::MaxPool2d max_pool() { return nn::MaxPool2d(nn::MaxPool2dOptions(3).stride(2).ceil_mode(true)); }
+nn::MaxPool2d max_pool() {
+  return nn::MaxPool2d(nn::MaxPool2dOptions(3).stride(2).ceil_mode(true));
+}
 
 }  // namespace
 
@@ -34,17 +36,17 @@ torch::Tensor FireImpl::forward(torch::Tensor x) {
 SqueezeNetImpl::SqueezeNetImpl(const SqueezeNetOptions& options) {
   TORCH_CHECK(options.num_classes() > 0, "SqueezeNet needs num_classes > 0");
   if (options.version() == "1_0") {
-    features = nn::Sequential(
-        nn::Conv2d(nn::Conv2dOptions(3, 96, 7).stride(2)), relu(), max_pool(),
-        Fire(96, 16, 64, 64), Fire(128, 16, 64, 64), Fire(128, 32, 128, 128), max_pool(),
-        Fire(256, 32, 128, 128), Fire(256, 48, 192, 192), Fire(384, 48, 192, 192),
-        Fire(384, 64, 256, 256), max_pool(), Fire(512, 64, 256, 256));
+    features = nn::Sequential(nn::Conv2d(nn::Conv2dOptions(3, 96, 7).stride(2)), relu(), max_pool(),
+                              Fire(96, 16, 64, 64), Fire(128, 16, 64, 64), Fire(128, 32, 128, 128),
+                              max_pool(), Fire(256, 32, 128, 128), Fire(256, 48, 192, 192),
+                              Fire(384, 48, 192, 192), Fire(384, 64, 256, 256), max_pool(),
+                              Fire(512, 64, 256, 256));
   } else if (options.version() == "1_1") {
-    features = nn::Sequential(
-        nn::Conv2d(nn::Conv2dOptions(3, 64, 3).stride(2)), relu(), max_pool(),
-        Fire(64, 16, 64, 64), Fire(128, 16, 64, 64), max_pool(), Fire(128, 32, 128, 128),
-        Fire(256, 32, 128, 128), max_pool(), Fire(256, 48, 192, 192), Fire(384, 48, 192, 192),
-        Fire(384, 64, 256, 256), Fire(512, 64, 256, 256));
+    features = nn::Sequential(nn::Conv2d(nn::Conv2dOptions(3, 64, 3).stride(2)), relu(), max_pool(),
+                              Fire(64, 16, 64, 64), Fire(128, 16, 64, 64), max_pool(),
+                              Fire(128, 32, 128, 128), Fire(256, 32, 128, 128), max_pool(),
+                              Fire(256, 48, 192, 192), Fire(384, 48, 192, 192),
+                              Fire(384, 64, 256, 256), Fire(512, 64, 256, 256));
   } else {
     TORCH_CHECK(false, "unsupported SqueezeNet version ", options.version(), ": 1_0 or 1_1");
   }
@@ -74,9 +76,9 @@ torch::Tensor SqueezeNetImpl::forward(torch::Tensor x) {
 }
 
 ZooEntry make_squeezenet1_1_entry() {
-  return make_image_classifier_entry(
-      "squeezenet1_1", "torchvision SqueezeNet 1.1, 3x224x224",
-      [] { return std::make_shared<SqueezeNetImpl>(SqueezeNetOptions("1_1")); });
+  return make_image_classifier_entry("squeezenet1_1", "torchvision SqueezeNet 1.1, 3x224x224", [] {
+    return std::make_shared<SqueezeNetImpl>(SqueezeNetOptions("1_1"));
+  });
 }
 
 }  // namespace tracebench

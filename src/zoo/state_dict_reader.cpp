@@ -73,80 +73,144 @@ class Interpreter {
     while (true) {
       const auto op = static_cast<uint8_t>(read(1)[0]);
       switch (op) {
-        case 0x80: read(1); break;                   // PROTO
-        case 0x95: read(8); break;                   // FRAME
-        case '.': return pop();                      // STOP
-        case '(': push(make(Mark{})); break;         // MARK
-        case 'N': push(make(None{})); break;         // NONE
-        case 0x88: push(make(true)); break;          // NEWTRUE
-        case 0x89: push(make(false)); break;         // NEWFALSE
-        case 'K': push(make<int64_t>(uint8_t(read(1)[0]))); break;  // BININT1
-        case 'M': push(make<int64_t>(unsigned_le(read(2), 2))); break;  // BININT2
-        case 'J': push(make<int64_t>(int32_t(unsigned_le(read(4), 4)))); break;  // BININT
-        case 0x8a: push(make(long1())); break;      // LONG1
-        case 'G': push(make(big_endian_double())); break;  // BINFLOAT
-        case 'X': push(make(string(unsigned_le(read(4), 4)))); break;  // BINUNICODE
-        case 0x8c: push(make(string(uint8_t(read(1)[0])))); break;     // SHORT_BINUNICODE
-        case 'T': case 'B': push(make(string(unsigned_le(read(4), 4)))); break;
-        case 'U': case 'C': push(make(string(uint8_t(read(1)[0])))); break;
-        case ')': push(make(Items{})); break;        // EMPTY_TUPLE
-        case ']': push(make(Items{})); break;        // EMPTY_LIST
-        case '}': push(make(Dict{})); break;         // EMPTY_DICT
-        case 't': push(make(pop_to_mark())); break;  // TUPLE
-        case 0x85: case 0x86: case 0x87: {           // TUPLE1..3
+        case 0x80:
+          read(1);
+          break;  // PROTO
+        case 0x95:
+          read(8);
+          break;  // FRAME
+        case '.':
+          return pop();  // STOP
+        case '(':
+          push(make(Mark{}));
+          break;  // MARK
+        case 'N':
+          push(make(None{}));
+          break;  // NONE
+        case 0x88:
+          push(make(true));
+          break;  // NEWTRUE
+        case 0x89:
+          push(make(false));
+          break;  // NEWFALSE
+        case 'K':
+          push(make<int64_t>(uint8_t(read(1)[0])));
+          break;  // BININT1
+        case 'M':
+          push(make<int64_t>(unsigned_le(read(2), 2)));
+          break;  // BININT2
+        case 'J':
+          push(make<int64_t>(int32_t(unsigned_le(read(4), 4))));
+          break;  // BININT
+        case 0x8a:
+          push(make(long1()));
+          break;  // LONG1
+        case 'G':
+          push(make(big_endian_double()));
+          break;  // BINFLOAT
+        case 'X':
+          push(make(string(unsigned_le(read(4), 4))));
+          break;  // BINUNICODE
+        case 0x8c:
+          push(make(string(uint8_t(read(1)[0]))));
+          break;  // SHORT_BINUNICODE
+        case 'T':
+        case 'B':
+          push(make(string(unsigned_le(read(4), 4))));
+          break;
+        case 'U':
+        case 'C':
+          push(make(string(uint8_t(read(1)[0]))));
+          break;
+        case ')':
+          push(make(Items{}));
+          break;  // EMPTY_TUPLE
+        case ']':
+          push(make(Items{}));
+          break;  // EMPTY_LIST
+        case '}':
+          push(make(Dict{}));
+          break;  // EMPTY_DICT
+        case 't':
+          push(make(pop_to_mark()));
+          break;  // TUPLE
+        case 0x85:
+        case 0x86:
+        case 0x87: {  // TUPLE1..3
           Items items(op - 0x84);
           for (auto it = items.rbegin(); it != items.rend(); ++it) *it = pop();
           push(make(std::move(items)));
           break;
         }
-        case 'a': {                                  // APPEND
+        case 'a': {  // APPEND
           auto item = pop();
           std::get<Items>(top()->value).push_back(item);
           break;
         }
-        case 'e': {                                  // APPENDS
+        case 'e': {  // APPENDS
           auto items = pop_to_mark();
           auto& list = std::get<Items>(top()->value);
           list.insert(list.end(), items.begin(), items.end());
           break;
         }
-        case 's': {                                  // SETITEM
+        case 's': {  // SETITEM
           auto value = pop();
           auto key = pop();
           dict_of(top()).emplace_back(key, value);
           break;
         }
-        case 'u': {                                  // SETITEMS
+        case 'u': {  // SETITEMS
           auto items = pop_to_mark();
           auto& dict = dict_of(top());
-          for (size_t i = 0; i + 1 < items.size(); i += 2) dict.emplace_back(items[i], items[i + 1]);
+          for (size_t i = 0; i + 1 < items.size(); i += 2)
+            dict.emplace_back(items[i], items[i + 1]);
           break;
         }
-        case 'q': memo_[uint8_t(read(1)[0])] = top(); break;       // BINPUT
-        case 'r': memo_[unsigned_le(read(4), 4)] = top(); break;   // LONG_BINPUT
-        case 0x94: memo_[memo_.size()] = top(); break;             // MEMOIZE
-        case 'h': push(memo(uint8_t(read(1)[0]))); break;          // BINGET
-        case 'j': push(memo(unsigned_le(read(4), 4))); break;      // LONG_BINGET
-        case '0': pop(); break;                                    // POP
-        case '1': pop_to_mark(); break;                            // POP_MARK
-        case '2': push(top()); break;                              // DUP
-        case 'c': {                                                // GLOBAL
+        case 'q':
+          memo_[uint8_t(read(1)[0])] = top();
+          break;  // BINPUT
+        case 'r':
+          memo_[unsigned_le(read(4), 4)] = top();
+          break;  // LONG_BINPUT
+        case 0x94:
+          memo_[memo_.size()] = top();
+          break;  // MEMOIZE
+        case 'h':
+          push(memo(uint8_t(read(1)[0])));
+          break;  // BINGET
+        case 'j':
+          push(memo(unsigned_le(read(4), 4)));
+          break;  // LONG_BINGET
+        case '0':
+          pop();
+          break;  // POP
+        case '1':
+          pop_to_mark();
+          break;  // POP_MARK
+        case '2':
+          push(top());
+          break;     // DUP
+        case 'c': {  // GLOBAL
           auto module = line();
           push(make(Global{module, line()}));
           break;
         }
-        case 0x93: {                                               // STACK_GLOBAL
+        case 0x93: {  // STACK_GLOBAL
           auto name = as<std::string>(pop(), "a name");
           push(make(Global{as<std::string>(pop(), "a module"), name}));
           break;
         }
-        case 'Q': push(persistent_load(pop())); break;             // BINPERSID
-        case 'R': {                                                // REDUCE
+        case 'Q':
+          push(persistent_load(pop()));
+          break;     // BINPERSID
+        case 'R': {  // REDUCE
           auto args = pop();
           push(reduce(as<Global>(pop(), "a callable"), as<Items>(args, "arguments")));
           break;
         }
-        case 'b': pop(); break;  // BUILD: only OrderedDict._metadata and the like; not needed
+        case 'b':
+          pop();
+          break;  // BUILD: only OrderedDict._metadata and the like; not needed
         default: {
           char hex[8];
           std::snprintf(hex, sizeof hex, "0x%02x", op);

@@ -10,15 +10,19 @@ const VggConfig& vgg_config(char name) {
   constexpr int64_t M = kVggMaxPool;
   static const VggConfig a = {64, M, 128, M, 256, 256, M, 512, 512, M, 512, 512, M};
   static const VggConfig b = {64, 64, M, 128, 128, M, 256, 256, M, 512, 512, M, 512, 512, M};
-  static const VggConfig d = {64,  64,  M,   128, 128, M,   256, 256, 256,
-                              M,   512, 512, 512, M,   512, 512, 512, M};
+  static const VggConfig d = {64, 64,  M,   128, 128, M,   256, 256, 256,
+                              M,  512, 512, 512, M,   512, 512, 512, M};
   static const VggConfig e = {64,  64,  M,   128, 128, M,   256, 256, 256, 256, M,
                               512, 512, 512, 512, M,   512, 512, 512, 512, M};
   switch (name) {
-    case 'A': return a;
-    case 'B': return b;
-    case 'D': return d;
-    case 'E': return e;
+    case 'A':
+      return a;
+    case 'B':
+      return b;
+    case 'D':
+      return d;
+    case 'E':
+      return e;
   }
   TORCH_CHECK(false, "unknown VGG configuration '", name, "' (A, B, D or E)");
 }
@@ -43,11 +47,10 @@ VggImpl::VggImpl(const VggOptions& options) {
   features = register_module("features", layers);
   avgpool = register_module("avgpool", nn::AdaptiveAvgPool2d(nn::AdaptiveAvgPool2dOptions({7, 7})));
   classifier = register_module(
-      "classifier",
-      nn::Sequential(nn::Linear(512 * 7 * 7, 4096), nn::ReLU(nn::ReLUOptions(true)),
-                     nn::Dropout(options.dropout()), nn::Linear(4096, 4096),
-                     nn::ReLU(nn::ReLUOptions(true)), nn::Dropout(options.dropout()),
-                     nn::Linear(4096, options.num_classes())));
+      "classifier", nn::Sequential(nn::Linear(512 * 7 * 7, 4096), nn::ReLU(nn::ReLUOptions(true)),
+                                   nn::Dropout(options.dropout()), nn::Linear(4096, 4096),
+                                   nn::ReLU(nn::ReLUOptions(true)), nn::Dropout(options.dropout()),
+                                   nn::Linear(4096, options.num_classes())));
 
   init_like_torchvision(*this, LinearInit::kNormal);
 }

@@ -26,8 +26,7 @@ VitAttentionImpl::VitAttentionImpl(int64_t dim, int64_t num_heads, bool qkv_bias
 
 torch::Tensor VitAttentionImpl::forward(torch::Tensor x) {
   const int64_t batch = x.size(0), tokens = x.size(1), channels = x.size(2);
-  auto qkv_heads =
-      qkv(x).reshape({batch, tokens, 3, num_heads, head_dim}).permute({2, 0, 3, 1, 4});
+  auto qkv_heads = qkv(x).reshape({batch, tokens, 3, num_heads, head_dim}).permute({2, 0, 3, 1, 4});
   auto q = qkv_heads[0] * scale, k = qkv_heads[1], v = qkv_heads[2];
   auto attention = torch::softmax(torch::matmul(q, k.transpose(-2, -1)), -1);
   return proj(torch::matmul(attention, v).transpose(1, 2).reshape({batch, tokens, channels}));
@@ -47,8 +46,8 @@ VitBlockImpl::VitBlockImpl(const VitOptions& o) {
   norm1 = register_module("norm1", layer_norm());
   attn = register_module("attn", VitAttention(o.embed_dim(), o.num_heads(), o.qkv_bias()));
   norm2 = register_module("norm2", layer_norm());
-  mlp = register_module(
-      "mlp", VitMlp(o.embed_dim(), static_cast<int64_t>(o.embed_dim() * o.mlp_ratio())));
+  mlp = register_module("mlp",
+                        VitMlp(o.embed_dim(), static_cast<int64_t>(o.embed_dim() * o.mlp_ratio())));
 }
 
 torch::Tensor VitBlockImpl::forward(torch::Tensor x) {
@@ -64,13 +63,15 @@ VisionTransformerImpl::VisionTransformerImpl(const VitOptions& o) {
   const int64_t grid = o.image_size() / o.patch_size();
   patch_embed = register_module("patch_embed", std::make_shared<nn::Module>("PatchEmbed"));
   proj = patch_embed->register_module(
-      "proj", nn::Conv2d(nn::Conv2dOptions(o.in_chans(), o.embed_dim(), o.patch_size())
-                             .stride(o.patch_size())));
+      "proj",
+      nn::Conv2d(
+          nn::Conv2dOptions(o.in_chans(), o.embed_dim(), o.patch_size()).stride(o.patch_size())));
   cls_token = register_parameter("cls_token", torch::zeros({1, 1, o.embed_dim()}));
   pos_embed = register_parameter("pos_embed", torch::zeros({1, grid * grid + 1, o.embed_dim()}));
   blocks = register_module("blocks", nn::ModuleList());
   for (int64_t i = 0; i < o.depth(); ++i) blocks->push_back(VitBlock(o));
-  norm = register_module("norm", nn::LayerNorm(nn::LayerNormOptions({o.embed_dim()}).eps(o.norm_eps())));
+  norm = register_module("norm",
+                         nn::LayerNorm(nn::LayerNormOptions({o.embed_dim()}).eps(o.norm_eps())));
   head = register_module("head", nn::Linear(o.embed_dim(), o.num_classes()));
 
   // timm's default init: pos_embed ~ TN(0, .02), cls_token ~ N(0, 1e-6),

@@ -33,7 +33,8 @@ std::string name_list(const std::vector<std::string>& names) {
 }
 
 std::map<std::string, torch::Tensor> read_state_dict(const std::string& path) {
-  if (!std::ifstream(path, std::ios::binary)) throw UsageError("cannot open --weights file " + path);
+  if (!std::ifstream(path, std::ios::binary))
+    throw UsageError("cannot open --weights file " + path);
   std::vector<std::pair<std::string, torch::Tensor>> items;
   try {
     items = read_torch_save_state_dict(path);

@@ -27,15 +27,15 @@ struct ZooTableRow {
 // consult; TorchBench has changed some over time, so treat those marked
 // "older copy" as the least certain. Use --batch-size 1 for quick runs.
 const ZooTableRow kZooTable[] = {
-    {make_linear_model_entry, 2},    // the seed's example: what its inputs imply
-    {make_small_convnet_entry, 8},   // ours (not in TorchBench): small and quick
-    {make_resnet18_entry, 16},       // unverified: kept from the foundation commit
+    {make_linear_model_entry, 2},   // the seed's example: what its inputs imply
+    {make_small_convnet_entry, 8},  // ours (not in TorchBench): small and quick
+    {make_resnet18_entry, 16},      // unverified: kept from the foundation commit
     {make_resnet50_entry, 32},
     {make_resnext50_32x4d_entry, 8},
     {make_alexnet_entry, 128},
     {make_vgg16_entry, 4},
     {make_mobilenet_v2_entry, 16},
-    {make_mnasnet1_0_entry, 32},     // older copy (eval_bs=32)
+    {make_mnasnet1_0_entry, 32},  // older copy (eval_bs=32)
     {make_squeezenet1_1_entry, 16},
     {make_bert_pytorch_entry, 16},
     {make_timm_vision_transformer_entry, 32},  // older copy (eval_bs=32)

@@ -43,8 +43,7 @@ std::unique_ptr<Model> make_zoo_model(const std::string& name, std::shared_ptr<M
                                       std::function<std::vector<c10::IValue>()> inputs_fn,
                                       std::optional<TrainingLoss> loss = std::nullopt) {
   auto model = std::make_unique<NnModel<Module>>(name, std::move(module), std::move(inputs_fn));
-  model->set_weights_loader(
-      [](Module& m, const std::string& path) { load_state_dict(m, path); });
+  model->set_weights_loader([](Module& m, const std::string& path) { load_state_dict(m, path); });
   if (loss) model->set_training_loss(std::move(*loss));
   return model;
 }
@@ -61,7 +60,9 @@ ZooEntry make_image_classifier_entry(std::string name, std::string description, 
   entry.make = [name, build](int64_t batch_size) {
     return make_zoo_model(
         name, build(),
-        [batch_size] { return std::vector<c10::IValue>{seeded_randn({batch_size, 3, 224, 224})}; },
+        [batch_size] {
+          return std::vector<c10::IValue>{seeded_randn({batch_size, 3, 224, 224})};
+        },
         classification_loss(batch_size, 1000));
   };
   return entry;

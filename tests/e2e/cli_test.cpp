@@ -38,9 +38,10 @@ void expect_only_the_seed_line(const CommandResult& result) {
 }
 
 TEST(Cli, SeedCommandWithPythonFile) {
-  expect_only_the_seed_line(tracebench(
-      {"--performance", "--only=path:" + kSource + "/examples/model_collection.py,class:LinearModel",
-       "--backend=eager", "-n", "10"}));
+  expect_only_the_seed_line(
+      tracebench({"--performance",
+                  "--only=path:" + kSource + "/examples/model_collection.py,class:LinearModel",
+                  "--backend=eager", "-n", "10"}));
 }
 
 TEST(Cli, SeedCommandWithCppFileAndRelativePath) {
@@ -48,23 +49,22 @@ TEST(Cli, SeedCommandWithCppFileAndRelativePath) {
   // source tree's path relative to it.
   const auto relative =
       std::filesystem::relative(kSource + "/examples/model_collection.cpp").string();
-  expect_only_the_seed_line(tracebench(
-      {"--performance", "--only=path:" + relative + ",class:LinearModel", "--backend=eager", "-n",
-       "10"}));
+  expect_only_the_seed_line(
+      tracebench({"--performance", "--only=path:" + relative + ",class:LinearModel",
+                  "--backend=eager", "-n", "10"}));
 }
 
 TEST(Cli, SeveralBackendsPrintNamedLinesAndGridTable) {
   const auto csv = testing::process_temp_path("grid.csv");
-  auto result = tracebench({"--performance", "--backend=eager,ts,ofi", "-k", "small_convnet",
-                            "-k", "^Linear", "-n", "5", "--batch-size", "2", "--output",
-                            csv.string()});
+  auto result = tracebench({"--performance", "--backend=eager,ts,ofi", "-k", "small_convnet", "-k",
+                            "^Linear", "-n", "5", "--batch-size", "2", "--output", csv.string()});
   ASSERT_EQ(result.exit_code, 0) << result.output;
   for (const char* backend : {"eager", "ts", "ofi"}) {
     EXPECT_TRUE(std::regex_search(
-        result.output,
-        std::regex(std::string(R"(\ncpu  eval  small_convnet {21}\s)") + backend +
-                   R"( +\d+\.\d{3}x \[\d+\.\d{2}, \d+\.\d{2}\] p=\d\.\d{2}\n)")))
-        << backend << "\n" << result.output;
+        result.output, std::regex(std::string(R"(\ncpu  eval  small_convnet {21}\s)") + backend +
+                                  R"( +\d+\.\d{3}x \[\d+\.\d{2}, \d+\.\d{2}\] p=\d\.\d{2}\n)")))
+        << backend << "\n"
+        << result.output;
   }
   EXPECT_TRUE(std::regex_search(result.output, std::regex(R"(\| Model +\| eager \|)")));
   EXPECT_TRUE(std::regex_search(result.output, std::regex(R"(\| geomean +\| +\d+\.\d{3} \|)")))
@@ -137,22 +137,35 @@ INSTANTIATE_TEST_SUITE_P(
     Cases, CliBadInput,
     ::testing::Values(
         BadInput{"SpecWithoutClass", {"--performance", "--only=path:model.py"}, "add ,class:NAME"},
-        BadInput{"SpecUnknownKey", {"--performance", "--only=path:m.py,klass:A"}, "unknown key 'klass'"},
+        BadInput{
+            "SpecUnknownKey", {"--performance", "--only=path:m.py,klass:A"}, "unknown key 'klass'"},
         BadInput{"SpecEmptyPath", {"--performance", "--only=path:,class:A"}, "no file"},
-        BadInput{"MissingFile", {"--performance", "--only=path:/no/such/file.py,class:A"}, "does not exist"},
-        BadInput{"UnknownModel", {"--performance", "--only=no_such_model"}, "unknown model 'no_such_model'"},
-        BadInput{"UnknownBackend", {"--performance", "--backend=tensorrt"}, "unknown backend 'tensorrt'"},
+        BadInput{"MissingFile",
+                 {"--performance", "--only=path:/no/such/file.py,class:A"},
+                 "does not exist"},
+        BadInput{"UnknownModel",
+                 {"--performance", "--only=no_such_model"},
+                 "unknown model 'no_such_model'"},
+        BadInput{"UnknownBackend",
+                 {"--performance", "--backend=tensorrt"},
+                 "unknown backend 'tensorrt'"},
         BadInput{"ZeroRepeat", {"--performance", "-n", "0"}, "--repeat must be at least 1"},
-        BadInput{"NegativeBatchSize", {"--performance", "--batch-size", "-3"}, "--batch-size must be at least 1"},
+        BadInput{"NegativeBatchSize",
+                 {"--performance", "--batch-size", "-3"},
+                 "--batch-size must be at least 1"},
         BadInput{"CudaDevice", {"--performance", "--devices", "cuda"}, "use --devices cpu"},
-        BadInput{"FilterMatchesNothing", {"--performance", "-k", "zzz_nothing"}, "no built-in model matches"},
-        BadInput{"UnwritableOutput", {"--performance", "--output", "/nonexistent-dir/x.csv", "-k", "Linear"},
+        BadInput{"FilterMatchesNothing",
+                 {"--performance", "-k", "zzz_nothing"},
+                 "no built-in model matches"},
+        BadInput{"UnwritableOutput",
+                 {"--performance", "--output", "/nonexistent-dir/x.csv", "-k", "Linear"},
                  "choose a writable --output"},
         BadInput{"UnknownFlag", {"--no-such-flag"}, "see tracebench --help"},
         BadInput{"NoMode", {}, "choose a mode: --performance or --accuracy"},
         BadInput{"TwoModes", {"--performance", "--accuracy"}, "excludes"},
         BadInput{"TwoPrecisions", {"--performance", "--bfloat16", "--amp"}, "excludes"},
-        BadInput{"UnknownOptimizer", {"--performance", "--training", "--optimizer", "lbfgs"},
+        BadInput{"UnknownOptimizer",
+                 {"--performance", "--training", "--optimizer", "lbfgs"},
                  "use --optimizer sgd or --optimizer adam"}),
     [](const ::testing::TestParamInfo<BadInput>& info) { return info.param.name; });
 
@@ -161,10 +174,9 @@ TEST(Cli, AccuracyModePrintsAStatusPerRowAndThePassRate) {
   auto result = tracebench({"--accuracy", "--backend=eager,ofi", "-k", "small_convnet",
                             "--batch-size", "2", "--output", csv.string()});
   ASSERT_EQ(result.exit_code, 0) << result.output;
-  EXPECT_TRUE(std::regex_search(result.output,
-                                std::regex(R"(cpu  eval  small_convnet {21}\s+ofi +pass
-)")))
-      << result.output;
+  EXPECT_TRUE(
+      std::regex_search(result.output, std::regex(R"(cpu  eval  small_convnet {21}\s+ofi +pass
+)"))) << result.output;
   EXPECT_NE(result.output.find("accuracy: 2/2 pass"), std::string::npos) << result.output;
   std::ifstream in(csv);
   std::string header, row;

@@ -42,10 +42,10 @@ size_t count_lines(const std::string& text) {
 const fs::path& run_json() {
   static const fs::path path = [] {
     const auto json = scratch("run.json");
-    auto result = tracebench({"--performance", "--backend=eager,ts", "-k", "^Linear", "-k",
-                              "small_convnet", "-n", "8", "--batch-size", "2", "--json",
-                              json.string(), "--output", scratch("run.csv").string(), "--html",
-                              scratch("run.html").string()});
+    auto result =
+        tracebench({"--performance", "--backend=eager,ts", "-k", "^Linear", "-k", "small_convnet",
+                    "-n", "8", "--batch-size", "2", "--json", json.string(), "--output",
+                    scratch("run.csv").string(), "--html", scratch("run.html").string()});
     EXPECT_EQ(result.exit_code, 0) << result.output;
     return json;
   }();
@@ -128,9 +128,8 @@ TEST(Reports, HtmlReportRendersInChromium) {
   const auto profile = scratch("chromium-profile");
   auto dom = run_command({"/usr/bin/chromium", "--headless", "--no-sandbox", "--disable-gpu",
                           "--disable-background-networking", "--disable-component-update",
-                          "--disable-sync", "--no-first-run",
-                          "--user-data-dir=" + profile.string(), "--dump-dom",
-                          "file://" + html.string()});
+                          "--disable-sync", "--no-first-run", "--user-data-dir=" + profile.string(),
+                          "--dump-dom", "file://" + html.string()});
   ASSERT_EQ(dom.exit_code, 0) << dom.output;
   // The browser parsed the SVG into the DOM: chart, bars, whiskers, strips.
   EXPECT_NE(dom.output.find("<svg class=\"speedup-chart\""), std::string::npos) << dom.output;

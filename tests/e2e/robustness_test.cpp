@@ -2,8 +2,8 @@
 // throw or run out of memory; a killed run leaves a clean CSV that --resume
 // finishes; backend plugins load from source.
 
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -82,13 +82,14 @@ class Robustness : public ::testing::Test {
 
 TEST_F(Robustness, SuiteSurvivesCrashHangAndThrow) {
   const auto csv = temp_file("survives.csv");
-  auto result = tracebench({"--performance", "--backend=eager,ts", "-n", "3", "--timeout", "45",
-                            bad("GoodModel"), bad("Segfaults"), bad("Hangs"),
-                            bad("ThrowsInForward"), "--only=LinearModel", "--output",
-                            csv.string()});
+  auto result =
+      tracebench({"--performance", "--backend=eager,ts", "-n", "3", "--timeout", "45",
+                  bad("GoodModel"), bad("Segfaults"), bad("Hangs"), bad("ThrowsInForward"),
+                  "--only=LinearModel", "--output", csv.string()});
   ASSERT_EQ(result.exit_code, 0) << result.output;
   const std::string& out = result.output;
-  EXPECT_TRUE(std::regex_search(out, std::regex(R"(Segfaults +eager +crash: killed by signal SIGSEGV)")))
+  EXPECT_TRUE(
+      std::regex_search(out, std::regex(R"(Segfaults +eager +crash: killed by signal SIGSEGV)")))
       << out;
   EXPECT_TRUE(std::regex_search(out, std::regex(R"(Hangs +ts +timeout)"))) << out;
   EXPECT_TRUE(std::regex_search(out, std::regex(R"(ThrowsInForward +ts +eager_fail_to_run)")))
@@ -111,23 +112,25 @@ TEST_F(Robustness, SuiteSurvivesCrashHangAndThrow) {
 
 TEST_F(Robustness, AbortOutOfMemoryAndUnknownClassAreRows) {
   // A memory limit makes AllocatesForever fail fast instead of eating the machine.
-  const std::string command =
-      "ulimit -v 16000000 && exec '" + std::string(TRACEBENCH_BINARY) +
-      "' --performance -n 2 '" + bad("Aborts") + "' '" + bad("AllocatesForever") + "' '" +
-      bad("NoSuchClass") + "' '" + bad("GoodModel") + "'";
+  const std::string command = "ulimit -v 16000000 && exec '" + std::string(TRACEBENCH_BINARY) +
+                              "' --performance -n 2 '" + bad("Aborts") + "' '" +
+                              bad("AllocatesForever") + "' '" + bad("NoSuchClass") + "' '" +
+                              bad("GoodModel") + "'";
   auto result = run_command({"bash", "-c", command});
   // The whole suite ran, then the bad input (a class that does not exist) is
   // the exit code, with the fix on the last line.
   ASSERT_EQ(result.exit_code, 2) << result.output;
   EXPECT_TRUE(std::regex_search(
-      result.output, std::regex(R"(tracebench: error: 1 model\(s\) failed to load \(NoSuchClass\); fix them)")))
+      result.output,
+      std::regex(R"(tracebench: error: 1 model\(s\) failed to load \(NoSuchClass\); fix them)")))
       << result.output;
-  EXPECT_TRUE(std::regex_search(result.output, std::regex(R"(Aborts +crash: killed by signal SIGABRT)")))
+  EXPECT_TRUE(
+      std::regex_search(result.output, std::regex(R"(Aborts +crash: killed by signal SIGABRT)")))
       << result.output;
   EXPECT_TRUE(std::regex_search(result.output, std::regex(R"(AllocatesForever +OOM)")))
       << result.output;
-  EXPECT_TRUE(std::regex_search(result.output,
-                                std::regex(R"(NoSuchClass +model_fail_to_load: .*registered: GoodModel)")))
+  EXPECT_TRUE(std::regex_search(
+      result.output, std::regex(R"(NoSuchClass +model_fail_to_load: .*registered: GoodModel)")))
       << result.output;
   EXPECT_TRUE(std::regex_search(result.output, std::regex(R"(GoodModel +\d+\.\d{3}x)")))
       << result.output;
@@ -135,9 +138,9 @@ TEST_F(Robustness, AbortOutOfMemoryAndUnknownClassAreRows) {
 
 // Numbers aside, an isolated run prints what an in-process run prints.
 TEST_F(Robustness, ConsoleOutputMatchesInProcessRun) {
-  const std::vector<std::string> args = {"--performance", "--backend=eager,ofi", "-n", "2",
-                                         "--only=LinearModel", bad("ReturnsNaN"),
-                                         bad("ThrowsInForward")};
+  const std::vector<std::string> args = {
+      "--performance",   "--backend=eager,ofi", "-n", "2", "--only=LinearModel",
+      bad("ReturnsNaN"), bad("ThrowsInForward")};
   auto isolated = tracebench(args);
   auto in_process_args = args;
   in_process_args.push_back("--no-isolation");
@@ -172,10 +175,17 @@ size_t line_count(const std::filesystem::path& path) {
 
 TEST_F(Robustness, KillNineLeavesWholeRowsAndResumeFinishes) {
   const auto csv = temp_file("killed.csv");
-  const std::vector<std::string> args = {
-      TRACEBENCH_BINARY, "--performance", "--backend=eager,ts", "-n", "20",
-      "--only=LinearModel", "--only=small_convnet", bad("GoodModel"), bad("ReturnsNaN"),
-      "--output", csv.string()};
+  const std::vector<std::string> args = {TRACEBENCH_BINARY,
+                                         "--performance",
+                                         "--backend=eager,ts",
+                                         "-n",
+                                         "20",
+                                         "--only=LinearModel",
+                                         "--only=small_convnet",
+                                         bad("GoodModel"),
+                                         bad("ReturnsNaN"),
+                                         "--output",
+                                         csv.string()};
   const pid_t pid = spawn_quietly(args);
   ASSERT_GT(pid, 0);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(5);
@@ -222,18 +232,19 @@ TEST_F(Robustness, KillNineLeavesWholeRowsAndResumeFinishes) {
 }
 
 TEST(RobustnessCli, XnnpackPluginFromSource) {
-  auto result = tracebench({"--performance", "--backend-plugin",
-                            kSource + "/examples/plugins/xnnpack_backend.cpp",
-                            "--backend=eager,xnnpack", "-k", "small_convnet", "-k", "^Linear",
-                            "-n", "3", "--batch-size", "2"});
+  auto result =
+      tracebench({"--performance", "--backend-plugin",
+                  kSource + "/examples/plugins/xnnpack_backend.cpp", "--backend=eager,xnnpack",
+                  "-k", "small_convnet", "-k", "^Linear", "-n", "3", "--batch-size", "2"});
   ASSERT_EQ(result.exit_code, 0) << result.output;
   for (const char* model : {"small_convnet", "LinearModel"}) {
     EXPECT_TRUE(std::regex_search(
         result.output, std::regex(std::string(model) + R"( +xnnpack +\d+\.\d{3}x.* p=)")))
-        << model << "\n" << result.output;
+        << model << "\n"
+        << result.output;
   }
-  auto listed = tracebench({"--backend-plugin", kSource + "/examples/plugins/xnnpack_backend.cpp",
-                            "list"});
+  auto listed =
+      tracebench({"--backend-plugin", kSource + "/examples/plugins/xnnpack_backend.cpp", "list"});
   EXPECT_NE(listed.output.find("xnnpack"), std::string::npos) << listed.output;
 }
 
@@ -243,15 +254,16 @@ TEST(RobustnessCli, XnnpackPluginFromSource) {
 TEST(RobustnessCli, CrashingBackendCostsOnlyItsRow) {
   const std::string plugin = kSource + "/tests/data/crashing_backends.cpp";
   for (const std::string crashing : {"aborts_in_compile", "segfaults_in_run"}) {
-    auto result = tracebench({"--performance", "--backend-plugin", plugin,
-                              "--backend=eager," + crashing + ",ofi", "--only=LinearModel", "-n",
-                              "3"});
+    auto result =
+        tracebench({"--performance", "--backend-plugin", plugin,
+                    "--backend=eager," + crashing + ",ofi", "--only=LinearModel", "-n", "3"});
     ASSERT_EQ(result.exit_code, 0) << result.output;
     const std::string& out = result.output;
     for (const char* measured : {"eager", "ofi"}) {
       EXPECT_TRUE(std::regex_search(
           out, std::regex(std::string("LinearModel +") + measured + R"( +\d+\.\d{3}x.* p=)")))
-          << measured << "\n" << out;
+          << measured << "\n"
+          << out;
     }
     const std::string signal = crashing == "aborts_in_compile" ? "SIGABRT" : "SIGSEGV";
     const std::string phase = crashing == "aborts_in_compile" ? "compiling" : "running";
@@ -271,28 +283,32 @@ TEST(RobustnessCli, CrashingBackendCostsOnlyItsRow) {
 // killed with its exporter, and the run ends with a timeout row.
 TEST(RobustnessCli, TimeoutCoversLoadingOneModel) {
   const auto started = std::chrono::steady_clock::now();
-  auto result = tracebench({"--performance", "--timeout", "8", "--only=path:" + kSource +
-                            "/tests/data/odd_models.py,class:HangsInConstructor"});
-  const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  auto result =
+      tracebench({"--performance", "--timeout", "8",
+                  "--only=path:" + kSource + "/tests/data/odd_models.py,class:HangsInConstructor"});
+  const auto seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   EXPECT_LT(seconds, 60) << result.output;
   EXPECT_EQ(result.exit_code, 0) << result.output;
-  EXPECT_TRUE(std::regex_search(result.output,
-                                std::regex(R"(HangsInConstructor +timeout: .*while loading the model)")))
+  EXPECT_TRUE(std::regex_search(
+      result.output, std::regex(R"(HangsInConstructor +timeout: .*while loading the model)")))
       << result.output;
 }
 
 TEST(RobustnessCli, BadFlagsNameTheFix) {
   auto no_output = tracebench({"--performance", "--resume", "-k", "^Linear"});
   EXPECT_EQ(no_output.exit_code, 2);
-  EXPECT_NE(no_output.output.find("--resume needs --output"), std::string::npos) << no_output.output;
+  EXPECT_NE(no_output.output.find("--resume needs --output"), std::string::npos)
+      << no_output.output;
   auto zero_timeout = tracebench({"--performance", "--timeout", "0", "-k", "^Linear"});
   EXPECT_EQ(zero_timeout.exit_code, 2);
   EXPECT_NE(zero_timeout.output.find("--timeout must be more than 0"), std::string::npos);
-  auto bad_plugin = tracebench({"--performance", "--backend-plugin", kSource + "/tests/data/make_scripted_archive.py"});
+  auto bad_plugin = tracebench(
+      {"--performance", "--backend-plugin", kSource + "/tests/data/make_scripted_archive.py"});
   EXPECT_EQ(bad_plugin.exit_code, 2);
   EXPECT_NE(bad_plugin.output.find(".so"), std::string::npos) << bad_plugin.output;
-  auto not_a_plugin = tracebench({"--performance", "--backend-plugin",
-                                  kSource + "/tests/data/broken_model.cpp"});
+  auto not_a_plugin =
+      tracebench({"--performance", "--backend-plugin", kSource + "/tests/data/broken_model.cpp"});
   EXPECT_EQ(not_a_plugin.exit_code, 2);
   EXPECT_NE(not_a_plugin.output.find("does not compile"), std::string::npos);
 }

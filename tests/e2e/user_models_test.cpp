@@ -79,8 +79,9 @@ std::filesystem::path model_path(const CorpusModel& model) {
 }
 
 // backend -> (status, detail) from a CSV whose header names the columns.
-std::map<std::string, std::pair<std::string, std::string>> rows_of(
-    const std::filesystem::path& csv, const char* status_column, const char* detail_column) {
+std::map<std::string, std::pair<std::string, std::string>> rows_of(const std::filesystem::path& csv,
+                                                                   const char* status_column,
+                                                                   const char* detail_column) {
   std::ifstream in(csv);
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const auto records = parse_csv(text);
@@ -102,10 +103,14 @@ class UserModelCorpus : public ::testing::TestWithParam<CorpusModel> {
                                  const char* status_column, const char* detail_column) {
     const CorpusModel& model = GetParam();
     const auto csv = testing::process_temp_path(csv_name);
-    std::vector<std::string> args = {TRACEBENCH_BINARY, "--backend=" + builtin_backends(),
-                                     "--only=path:" + model_path(model).string() +
-                                         ",class:" + model.class_name,
-                                     "--output", csv.string(), "--timeout", "240"};
+    std::vector<std::string> args = {
+        TRACEBENCH_BINARY,
+        "--backend=" + builtin_backends(),
+        "--only=path:" + model_path(model).string() + ",class:" + model.class_name,
+        "--output",
+        csv.string(),
+        "--timeout",
+        "240"};
     args.insert(args.end(), mode_args.begin(), mode_args.end());
     const auto result = run_command(args);
     ASSERT_EQ(result.exit_code, 0) << result.output;
@@ -168,7 +173,8 @@ TEST(UserModelControlFlow, TracedBranchIsWarnedAndCaught) {
       {TRACEBENCH_BINARY, "--accuracy", "--randomize-input", "--backend=eager,ts", only});
   EXPECT_TRUE(std::regex_search(randomized.output, std::regex(R"(ScriptedGate +eager +pass)")))
       << randomized.output;
-  EXPECT_TRUE(std::regex_search(randomized.output, std::regex(R"(ScriptedGate +ts +fail_accuracy)")))
+  EXPECT_TRUE(
+      std::regex_search(randomized.output, std::regex(R"(ScriptedGate +ts +fail_accuracy)")))
       << randomized.output;
 }
 

@@ -40,8 +40,7 @@ void expect_close(const c10::IValue& actual, const c10::IValue& expected, const 
     ASSERT_EQ(a[i].device().type(), c10::kCPU) << what << " output " << i;
     ASSERT_EQ(a[i].sizes(), e[i].sizes()) << what << " output " << i;
     EXPECT_TRUE(torch::allclose(a[i], e[i], kRtol, kAtol))
-        << what << " output " << i << " max abs diff "
-        << (a[i] - e[i]).abs().max().item<double>();
+        << what << " output " << i << " max abs diff " << (a[i] - e[i]).abs().max().item<double>();
   }
 }
 
@@ -415,7 +414,11 @@ TEST(LazyProfile, DISABLED_Phases) {
     lazy::LazyProgram program(lazy::trace_with_parameter_inputs(*model, inputs));
     auto once = compile("lazy_trace_once", *model, inputs);
     auto every = compile("lazy_trace_everytime", *model, inputs);
-    for (int i = 0; i < 5; ++i) { once->run(inputs); every->run(inputs); model->forward(inputs); }
+    for (int i = 0; i < 5; ++i) {
+      once->run(inputs);
+      every->run(inputs);
+      model->forward(inputs);
+    }
     auto computation = std::dynamic_pointer_cast<torch::lazy::TSComputation>(
         executor->GetComputationCache()->GetLatest()->computation);
     torch::jit::Stack probe;
@@ -430,8 +433,8 @@ TEST(LazyProfile, DISABLED_Phases) {
       executor->SyncLiveTensorsGraph(&device, {}, true);
     });
     std::cout << entry.name << ": eager " << eager << " | trace_once " << trace_once
-              << " | trace_everytime " << trace_every << " (to_lazy " << to_lazy
-              << ", record " << record << ", record+sync " << record_and_sync << ")\n";
+              << " | trace_everytime " << trace_every << " (to_lazy " << to_lazy << ", record "
+              << record << ", record+sync " << record_and_sync << ")\n";
     if (std::getenv("TRACEBENCH_DUMP_GRAPH")) std::cout << *computation->graph() << "\n";
   }
 }

@@ -74,8 +74,8 @@ TEST_F(LazyKernels, MultiHeadAttentionHonoursAKeyPaddingMask) {
   const auto [cpu_out, cpu_weights] = attention.run(torch::kCPU, padding, true, false);
   expect_same(lazy_out, cpu_out);
   expect_same(lazy_weights, cpu_weights);
-  EXPECT_EQ(lazy_weights.to(torch::kCPU).index({0, torch::indexing::Ellipsis,
-                                                torch::indexing::Slice(3)})
+  EXPECT_EQ(lazy_weights.to(torch::kCPU)
+                .index({0, torch::indexing::Ellipsis, torch::indexing::Slice(3)})
                 .abs()
                 .sum()
                 .item<double>(),

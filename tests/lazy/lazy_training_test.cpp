@@ -63,8 +63,8 @@ std::unique_ptr<TrainingIteration> training(const std::string& backend, const st
   auto compiler = make_backend(backend);
   // Dropout off unless asked: the backends draw its random numbers in
   // different orders, so only a run without it can be compared with eager.
-  return std::make_unique<TrainingIteration>(*compiler, seeded_model(model, 2), options,
-                                             optimizer, dropout);
+  return std::make_unique<TrainingIteration>(*compiler, seeded_model(model, 2), options, optimizer,
+                                             dropout);
 }
 
 /// Runs each iteration on the backend and on eager, comparing every step's
@@ -114,7 +114,9 @@ INSTANTIATE_TEST_SUITE_P(Zoo, LazyTrainingTest,
                                            "mobilenet_v2", "timm_vision_transformer"));
 
 TEST(LazyTraining, TraceOnceRetracesOnShapeChangeAndKeepsTraining) {
-  auto at_batch = [](int64_t batch) { return seeded_model("small_convnet", batch)->example_inputs(); };
+  auto at_batch = [](int64_t batch) {
+    return seeded_model("small_convnet", batch)->example_inputs();
+  };
   const auto two = at_batch(2);
   const auto three = at_batch(3);
   expect_same_training("lazy_trace_once", "small_convnet", {two, two, two, three, two, two});
@@ -128,7 +130,8 @@ TEST(LazyTraining, TraceOnceRetracesOnShapeChangeAndKeepsTraining) {
 // the captured iteration (it is rewritten to the out-of-place op).
 TEST(LazyTraining, TraceOnceReplaysWithDropoutKept) {
   const auto inputs = seeded_model("mnasnet1_0", 2)->example_inputs();
-  auto step = training("lazy_trace_once", "mnasnet1_0", inputs, OptimizerKind::kSgd, Dropout::kKeep);
+  auto step =
+      training("lazy_trace_once", "mnasnet1_0", inputs, OptimizerKind::kSgd, Dropout::kKeep);
   for (int i = 0; i < kIterations; ++i) {
     const auto loss = flat(step->run(inputs)).back();
     EXPECT_TRUE(std::isfinite(loss.item<double>()));
@@ -149,8 +152,7 @@ TEST(LazyTraining, TraceOnceRefusesAdamWithTheFix) {
     training("lazy_trace_once", "LinearModel", inputs, OptimizerKind::kAdam);
     FAIL() << "expected a UsageError";
   } catch (const UsageError& error) {
-    EXPECT_NE(std::string(error.what()).find("--optimizer sgd"), std::string::npos)
-        << error.what();
+    EXPECT_NE(std::string(error.what()).find("--optimizer sgd"), std::string::npos) << error.what();
   }
 }
 

@@ -41,8 +41,8 @@ inline ResultRow sample_row() {
 /// A row of `samples` timed samples per side around the given medians, each
 /// scaled by 1 + spread * (i % 5 - 2): a fixed, known noise for the
 /// statistics of compare and the reports.
-inline ResultRow timed_row(const std::string& model, const std::string& backend,
-                           double latency_ms, double eager_ms, int samples, double spread) {
+inline ResultRow timed_row(const std::string& model, const std::string& backend, double latency_ms,
+                           double eager_ms, int samples, double spread) {
   ResultRow row;
   row.model = model;
   row.backend = backend;

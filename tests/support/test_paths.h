@@ -19,8 +19,8 @@ inline std::filesystem::path source_path(const std::string& relative) {
 /// The folder is removed when the process exits.
 inline std::filesystem::path process_temp_path(const std::string& name) {
   struct ProcessTempDir {
-    std::filesystem::path path = std::filesystem::temp_directory_path() /
-                                 ("tracebench-test-" + std::to_string(::getpid()));
+    std::filesystem::path path =
+        std::filesystem::temp_directory_path() / ("tracebench-test-" + std::to_string(::getpid()));
     ProcessTempDir() { std::filesystem::create_directories(path); }
     ~ProcessTempDir() {
       std::error_code ignored;

@@ -26,7 +26,7 @@ TEST(PassRule, AllcloseWithinTolerancePasses) {
 
 TEST(PassRule, Fp64RmseRuleForgivesBackendsNoWorseThanEager) {
   auto truth = torch::zeros({100}, torch::kFloat64);
-  auto eager = torch::full({100}, 0.01f);       // eager itself is 0.01 off the truth
+  auto eager = torch::full({100}, 0.01f);            // eager itself is 0.01 off the truth
   auto close_backend = torch::full({100}, -0.015f);  // 0.015 off: within 2x eager
   auto far_backend = torch::full({100}, 0.05f);      // 0.05 off: beyond 2x eager
   const Tolerance tolerance{1e-4, 2.0, false};
@@ -261,8 +261,8 @@ TEST(Training, ZooClassifiersTrainOnCrossEntropyWithSeededLabels) {
 }
 
 TEST(Training, LossIsTheMeanOfOutputMeans) {
-  auto outputs = c10::ivalue::Tuple::create({torch::full({2}, 1.0), torch::full({3}, 3.0),
-                                             torch::arange(4)});  // integers are ignored
+  auto outputs = c10::ivalue::Tuple::create(
+      {torch::full({2}, 1.0), torch::full({3}, 3.0), torch::arange(4)});  // integers are ignored
   EXPECT_DOUBLE_EQ(reduce_to_scalar_loss(outputs).item<double>(), 2.0);
 }
 

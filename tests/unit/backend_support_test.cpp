@@ -9,8 +9,7 @@ namespace {
 
 TEST(BackendSupport, AmpIsUnsupportedOnTheLazyDevice) {
   for (const std::string name : {"lazy_trace_everytime", "lazy_trace_once"}) {
-    const auto reason =
-        unsupported_reason(*make_backend(name), Mode::kInference, Precision::kAmp);
+    const auto reason = unsupported_reason(*make_backend(name), Mode::kInference, Precision::kAmp);
     EXPECT_NE(reason.find("does not support --amp"), std::string::npos) << name << ": " << reason;
     EXPECT_EQ(unsupported_reason(*make_backend(name), Mode::kTraining, Precision::kFloat32), "");
   }

@@ -23,8 +23,8 @@ std::vector<std::string> child_arguments_of(std::vector<std::string> args) {
 }
 
 TEST(ChildArguments, ReportFlagsNeverReachAChild) {
-  std::vector<std::string> args = {"--ci", "--warnings", "--target-ci", "0.1", "--timeout", "5",
-                                   "--backend-plugin", "p.so"};
+  std::vector<std::string> args = {"--ci",      "--warnings", "--target-ci",      "0.1",
+                                   "--timeout", "5",          "--backend-plugin", "p.so"};
   // Every report file format, so that a new one is covered the day it is added.
   for (const auto& format : report_file_formats()) {
     args.push_back(std::string("--") + format.flag);

@@ -43,10 +43,9 @@ TEST(Compare, SignificantSlowdownBeyondThresholdIsARegression) {
 TEST(Compare, ImprovementsMissingAndNewlyFailingRows) {
   auto broken = row_with("b", 1.0, 2.0, 0.01);
   broken.status = status::kFailToRun;
-  const auto c = compare_reports(run_of({row_with("a", 1.0, 2.0, 0.01), row_with("b", 1, 2, 0.01)}),
-                                 run_of({row_with("a", 0.5, 2.0, 0.01), broken,
-                                         row_with("c", 1, 1, 0.01)}),
-                                 0.05);
+  const auto c = compare_reports(
+      run_of({row_with("a", 1.0, 2.0, 0.01), row_with("b", 1, 2, 0.01)}),
+      run_of({row_with("a", 0.5, 2.0, 0.01), broken, row_with("c", 1, 1, 0.01)}), 0.05);
   ASSERT_EQ(c.changes.size(), 3u);
   EXPECT_EQ(c.changes[0].verdict, "improved");
   EXPECT_EQ(c.changes[1].verdict, "newly_failing");

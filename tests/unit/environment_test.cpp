@@ -14,9 +14,8 @@ TEST(Environment, BlasLibrariesFromMaps) {
       "7f08-7f09 rw-p 00000000 00:00 0 [heap]\n"
       "7f0a-7f0b r--p 00000000 08:01 4 /home/blas/notes.txt\n";
   EXPECT_EQ(blas_libraries_in_maps(maps),
-            (std::vector<std::string>{
-                "/usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3",
-                "/usr/lib/x86_64-linux-gnu/libopenblasp-r0.3.21.so"}));
+            (std::vector<std::string>{"/usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3",
+                                      "/usr/lib/x86_64-linux-gnu/libopenblasp-r0.3.21.so"}));
   EXPECT_TRUE(blas_libraries_in_maps("").empty());
 }
 

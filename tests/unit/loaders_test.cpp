@@ -10,8 +10,8 @@
 #include "sources/python_loader.h"
 #include "sources/subprocess.h"
 #include "test_paths.h"
-#include "usage_error_helpers.h"
 #include "tracebench/error.h"
+#include "usage_error_helpers.h"
 
 namespace tracebench {
 namespace {
@@ -28,7 +28,6 @@ LoadedModel load(const std::string& file, const std::string& class_name,
       parse_model_spec("path:" + file + ",class:" + class_name, std::filesystem::current_path()),
       options);
 }
-
 
 TEST(CppLoader, SeedLinearModelFromSource) {
   auto loaded = load(source_path("examples/model_collection.cpp"), "LinearModel");
@@ -55,7 +54,8 @@ TEST(CppLoader, UnregisteredClassListsTheRegisteredOnes) {
 }
 
 TEST(CppLoader, CompileErrorShowsTheCompilersFirstErrors) {
-  auto message = usage_error_of([] { load(source_path("tests/data/broken_model.cpp"), "BrokenModel"); });
+  auto message =
+      usage_error_of([] { load(source_path("tests/data/broken_model.cpp"), "BrokenModel"); });
   EXPECT_CONTAINS(message, "does not compile");
   EXPECT_CONTAINS(message, "undefined_variable");
 }
@@ -69,8 +69,7 @@ TEST(PythonLoader, SeedModelCollectionFile) {
   auto loaded = load(source_path("examples/model_collection.py"), "LinearModel");
   ASSERT_EQ(loaded.inputs.size(), 1u);
   EXPECT_EQ(loaded.inputs[0].toTensor().sizes(), (std::vector<int64_t>{2, 10}));
-  EXPECT_EQ(loaded.model->forward(loaded.inputs).toTensor().sizes(),
-            (std::vector<int64_t>{2, 10}));
+  EXPECT_EQ(loaded.model->forward(loaded.inputs).toTensor().sizes(), (std::vector<int64_t>{2, 10}));
   EXPECT_EQ(loaded.model->parameters().size(), 4u);
 }
 
@@ -91,21 +90,18 @@ TEST(PythonLoader, EachFailureNamesTheFix) {
       "must return tensors");
   EXPECT_CONTAINS(usage_error_of([] { load(source_path("tests/data/odd_models.py"), "Missing"); }),
                   "NoExampleInputs");
-  EXPECT_CONTAINS(usage_error_of([] {
-                    load(source_path("tests/data/odd_models.py"), "RaisesInConstructor");
-                  }),
-                  "RuntimeError: no weights here; fix its constructor");
-  EXPECT_CONTAINS(usage_error_of([] {
-                    load(source_path("tests/data/odd_models.py"), "ExampleInputsRaise");
-                  }),
-                  "ValueError: no data; fix it or pass --input-shapes");
+  EXPECT_CONTAINS(
+      usage_error_of([] { load(source_path("tests/data/odd_models.py"), "RaisesInConstructor"); }),
+      "RuntimeError: no weights here; fix its constructor");
+  EXPECT_CONTAINS(
+      usage_error_of([] { load(source_path("tests/data/odd_models.py"), "ExampleInputsRaise"); }),
+      "ValueError: no data; fix it or pass --input-shapes");
 }
 
 TEST(PythonLoader, InputShapesReplaceMissingExampleInputs) {
   auto loaded = load(source_path("tests/data/odd_models.py"), "NoExampleInputs", "5x4");
   EXPECT_EQ(loaded.batch_size, 5);
-  EXPECT_EQ(loaded.model->forward(loaded.inputs).toTensor().sizes(),
-            (std::vector<int64_t>{5, 3}));
+  EXPECT_EQ(loaded.model->forward(loaded.inputs).toTensor().sizes(), (std::vector<int64_t>{5, 3}));
 }
 
 void write_text(const std::filesystem::path& path, const std::string& text) {
@@ -117,20 +113,24 @@ void write_text(const std::filesystem::path& path, const std::string& text) {
 TEST(PythonLoader, SiblingImportAndAChangedSiblingReexports) {
   const auto dir = fresh_temp_directory("sibling");
   auto write_core = [&](int width) {
-    write_text(dir / "core.py", "from torch import nn\n"
-                                "class Core(nn.Module):\n"
-                                "    def __init__(self):\n"
-                                "        super().__init__()\n"
-                                "        self.linear = nn.Linear(4, " + std::to_string(width) + ")\n"
-                                "    def forward(self, x):\n"
-                                "        return self.linear(x)\n");
+    write_text(dir / "core.py",
+               "from torch import nn\n"
+               "class Core(nn.Module):\n"
+               "    def __init__(self):\n"
+               "        super().__init__()\n"
+               "        self.linear = nn.Linear(4, " +
+                   std::to_string(width) +
+                   ")\n"
+                   "    def forward(self, x):\n"
+                   "        return self.linear(x)\n");
   };
   write_core(8);
-  write_text(dir / "user.py", "import torch\n"
-                              "from core import Core\n"
-                              "class User(Core):\n"
-                              "    def get_example_inputs(self):\n"
-                              "        return (torch.randn(2, 4),)\n");
+  write_text(dir / "user.py",
+             "import torch\n"
+             "from core import Core\n"
+             "class User(Core):\n"
+             "    def get_example_inputs(self):\n"
+             "        return (torch.randn(2, 4),)\n");
   const auto file = (dir / "user.py").string();
   auto first = load(file, "User");
   EXPECT_EQ(first.model->forward(first.inputs).toTensor().size(1), 8);
@@ -148,9 +148,11 @@ TEST(PythonLoader, KeywordInputsAndDictOutputsKeepTheirNames) {
   ASSERT_TRUE(outputs.isTuple());
   EXPECT_EQ(outputs.toTupleRef().elements().size(), 2u);
 
-  auto keywords = load(source_path("tests/data/user_models/keyword_inputs.py"), "KeywordInputsModel");
+  auto keywords =
+      load(source_path("tests/data/user_models/keyword_inputs.py"), "KeywordInputsModel");
   ASSERT_EQ(keywords.inputs.size(), 3u);
-  for (const auto& input : keywords.inputs) EXPECT_EQ(input.toTensor().scalar_type(), torch::kInt64);
+  for (const auto& input : keywords.inputs)
+    EXPECT_EQ(input.toTensor().scalar_type(), torch::kInt64);
   EXPECT_TRUE(keywords.model->forward(keywords.inputs).isTensor());
 }
 
@@ -158,13 +160,14 @@ TEST(PythonLoader, KeywordInputsAndDictOutputsKeepTheirNames) {
 TEST(CppLoader, AChangedLocalHeaderRecompiles) {
   const auto dir = fresh_temp_directory("header");
   write_text(dir / "width.h", "constexpr int64_t kWidth = 4;\n");
-  write_text(dir / "model.cpp", "#include <tracebench/model.h>\n"
-                                "#include \"width.h\"\n"
-                                "struct Widened : torch::nn::Module {\n"
-                                "  torch::Tensor forward(torch::Tensor x) { return x.repeat({1, kWidth}); }\n"
-                                "  std::vector<torch::Tensor> get_example_inputs() { return {torch::ones({1, 1})}; }\n"
-                                "};\n"
-                                "TRACEBENCH_REGISTER_MODEL(Widened)\n");
+  write_text(dir / "model.cpp",
+             "#include <tracebench/model.h>\n"
+             "#include \"width.h\"\n"
+             "struct Widened : torch::nn::Module {\n"
+             "  torch::Tensor forward(torch::Tensor x) { return x.repeat({1, kWidth}); }\n"
+             "  std::vector<torch::Tensor> get_example_inputs() { return {torch::ones({1, 1})}; }\n"
+             "};\n"
+             "TRACEBENCH_REGISTER_MODEL(Widened)\n");
   auto read_bytes = [](const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);
     return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -179,15 +182,14 @@ TEST(CppLoader, AChangedLocalHeaderRecompiles) {
 TEST(TorchScriptLoader, ArchiveExportingGetExampleInputs) {
   const auto dir = fresh_temp_directory("scripted");
   const auto archive = dir / "scripted.pt";
-  auto made = run_command({python_interpreter(),
-                           source_path("tests/data/make_scripted_archive.py").string(),
-                           archive.string()});
+  auto made =
+      run_command({python_interpreter(),
+                   source_path("tests/data/make_scripted_archive.py").string(), archive.string()});
   ASSERT_EQ(made.exit_code, 0) << made.output;
   auto loaded = load(archive.string(), "ScriptedNet");
   ASSERT_EQ(loaded.inputs.size(), 1u);
   EXPECT_TRUE(torch::equal(loaded.inputs[0].toTensor(), torch::ones({3, 6})));
-  EXPECT_EQ(loaded.model->forward(loaded.inputs).toTensor().sizes(),
-            (std::vector<int64_t>{3, 2}));
+  EXPECT_EQ(loaded.model->forward(loaded.inputs).toTensor().sizes(), (std::vector<int64_t>{3, 2}));
   EXPECT_CONTAINS(usage_error_of([&] { load(archive.string(), "OtherNet"); }),
                   "holds class ScriptedNet, not OtherNet; use class:ScriptedNet");
 }

@@ -11,7 +11,7 @@ TEST(Memory, CountsTensorsAllocatedInTheRegion) {
   torch::Tensor kept;
   const auto peak = measure_peak_memory([&] {
     auto temporary = torch::empty({1000}, torch::kFloat32);  // 4000 bytes, freed in the region
-    kept = torch::empty({500}, torch::kFloat64);              // 4000 bytes, outlives it
+    kept = torch::empty({500}, torch::kFloat64);             // 4000 bytes, outlives it
   });
   EXPECT_TRUE(peak.counted);
   EXPECT_GE(peak.peak_bytes, 8000);

@@ -16,7 +16,8 @@ TEST(ModelSpec, PlainNameIsABuiltInModel) {
 }
 
 TEST(ModelSpec, AbsolutePathAndClass) {
-  auto spec = parse_model_spec("path:/pytorch/myscripts/model_collection.py,class:LinearModel", kCwd);
+  auto spec =
+      parse_model_spec("path:/pytorch/myscripts/model_collection.py,class:LinearModel", kCwd);
   EXPECT_TRUE(spec.from_path);
   EXPECT_EQ(spec.name, "LinearModel");
   EXPECT_EQ(spec.path, "/pytorch/myscripts/model_collection.py");

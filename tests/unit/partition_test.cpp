@@ -23,8 +23,7 @@ const std::vector<Named> kTen = {{"j"}, {"a"}, {"c"}, {"b"}, {"e"},
 TEST(Partition, SortedContiguousChunksLastTakesRemainder) {
   EXPECT_EQ(names(partition_models(kTen, 3, 0)), (std::vector<std::string>{"a", "b", "c"}));
   EXPECT_EQ(names(partition_models(kTen, 3, 1)), (std::vector<std::string>{"d", "e", "f"}));
-  EXPECT_EQ(names(partition_models(kTen, 3, 2)),
-            (std::vector<std::string>{"g", "h", "i", "j"}));
+  EXPECT_EQ(names(partition_models(kTen, 3, 2)), (std::vector<std::string>{"g", "h", "i", "j"}));
   EXPECT_EQ(partition_models(kTen, 1, 0).size(), 10u);
 }
 

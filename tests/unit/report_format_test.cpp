@@ -9,8 +9,7 @@
 namespace tracebench {
 namespace {
 
-ResultRow measured(const std::string& model, const std::string& backend, double speedup,
-                   double p) {
+ResultRow measured(const std::string& model, const std::string& backend, double speedup, double p) {
   ResultRow row;
   row.model = model;
   row.backend = backend;
@@ -53,7 +52,8 @@ TEST(ConsoleFormat, BackendColumnFitsTheLongestName) {
   const auto every =
       format_result_line(measured("resnet18", "lazy_trace_everytime", 1.0, 0.5), width);
   EXPECT_EQ(once.find("1.000x"), every.find("1.000x"));  // aligned
-  EXPECT_EQ(every, "cpu  eval  resnet18                           lazy_trace_everytime 1.000x p=0.50");
+  EXPECT_EQ(every,
+            "cpu  eval  resnet18                           lazy_trace_everytime 1.000x p=0.50");
 }
 
 TEST(ConsoleFormat, FailedRowShowsStatusAndError) {
@@ -87,8 +87,9 @@ TEST(ConsoleFormat, ConfidenceIntervalWhenAsked) {
   auto row = measured("resnet18", "ofi", 1.5024, 0.0);
   row.ci_low = 1.4812;
   row.ci_high = 1.5349;
-  EXPECT_EQ(format_result_line(row, 12, true),
-            "cpu  eval  resnet18                           ofi          1.502x [1.48, 1.53] p=0.00");
+  EXPECT_EQ(
+      format_result_line(row, 12, true),
+      "cpu  eval  resnet18                           ofi          1.502x [1.48, 1.53] p=0.00");
   EXPECT_EQ(format_result_line(row, 0),  // the seed's line stays as it was
             "cpu  eval  resnet18                           1.502x p=0.00");
   EXPECT_EQ(format_result_line(measured("m", "ofi", 1.5, 0.0), 12, true),  // no CI: none shown

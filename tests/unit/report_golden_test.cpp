@@ -345,8 +345,8 @@ TEST(ReportGolden, CompareRefusesRunsOfDifferentPrecision) {
 }
 
 TEST(ReportGolden, MergedRows) {
-  auto shard0 = report_of({measured_row("alexnet", "ts", 1.0, 2.0),
-                           measured_row("alexnet", "eager", 2.0, 2.0)});
+  auto shard0 = report_of(
+      {measured_row("alexnet", "ts", 1.0, 2.0), measured_row("alexnet", "eager", 2.0, 2.0)});
   shard0.config = {{"partition_id", 0}, {"total_partitions", 2}};
   auto shard1 = report_of({measured_row("resnet18", "ts", 4.0, 5.0)});
   shard1.environment.hostname = "other-host";

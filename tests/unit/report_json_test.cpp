@@ -17,9 +17,7 @@ namespace {
 
 using testing::sample_row;
 
-std::string temp_path(const std::string& name) {
-  return testing::process_temp_path(name).string();
-}
+std::string temp_path(const std::string& name) { return testing::process_temp_path(name).string(); }
 
 TEST(JsonReport, GoldenStructure) {
   RunReport report;
@@ -30,13 +28,32 @@ TEST(JsonReport, GoldenStructure) {
   for (const char* key : {"environment", "config", "rows"}) EXPECT_TRUE(json.contains(key)) << key;
   std::vector<std::string> keys;
   for (const auto& [key, value] : json["rows"][0].items()) keys.push_back(key);
-  EXPECT_EQ(keys, (std::vector<std::string>{
-                      "abs_latency_ms", "backend", "backend_peak_mem_mb", "batch_size", "ci_high",
-                      "ci_low", "compilation_latency_s", "compression_ratio", "counters", "device",
-                      "eager_latency_ms", "eager_peak_mem_mb", "eager_samples_s", "error",
-                      "first_call_latency_s", "iterations_per_run", "mann_whitney_p", "mode",
-                      "model", "precision", "samples", "samples_s", "speedup", "status", "warnings",
-                      "welch_p"}));
+  EXPECT_EQ(keys, (std::vector<std::string>{"abs_latency_ms",
+                                            "backend",
+                                            "backend_peak_mem_mb",
+                                            "batch_size",
+                                            "ci_high",
+                                            "ci_low",
+                                            "compilation_latency_s",
+                                            "compression_ratio",
+                                            "counters",
+                                            "device",
+                                            "eager_latency_ms",
+                                            "eager_peak_mem_mb",
+                                            "eager_samples_s",
+                                            "error",
+                                            "first_call_latency_s",
+                                            "iterations_per_run",
+                                            "mann_whitney_p",
+                                            "mode",
+                                            "model",
+                                            "precision",
+                                            "samples",
+                                            "samples_s",
+                                            "speedup",
+                                            "status",
+                                            "warnings",
+                                            "welch_p"}));
   EXPECT_EQ(json["rows"][0]["samples"], 2);
   EXPECT_EQ(json["rows"][0]["warnings"][0]["code"], "high_cv");
 }
@@ -91,7 +108,8 @@ void expect_usage_error(const std::string& content, const std::string& fragment)
 }
 
 TEST(JsonReport, BadFilesGiveOneLineErrors) {
-  expect_usage_error("{\"schema\": \"tracebench-results\", \"rows\": [", "not valid JSON (truncated?");
+  expect_usage_error("{\"schema\": \"tracebench-results\", \"rows\": [",
+                     "not valid JSON (truncated?");
   expect_usage_error("{\"hello\": 1}", "not a tracebench results file");
   expect_usage_error("{\"schema\": \"tracebench-results\", \"schema_version\": 99}",
                      "schema_version 99");

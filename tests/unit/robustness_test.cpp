@@ -19,12 +19,12 @@
 #include "runner/output_check.h"
 #include "runner/resume.h"
 #include "runner/suite.h"
+#include "sample_rows.h"
 #include "sources/cache.h"
 #include "sources/load_model.h"
-#include "sample_rows.h"
 #include "test_paths.h"
-#include "usage_error_helpers.h"
 #include "tracebench/error.h"
+#include "usage_error_helpers.h"
 
 namespace tracebench {
 namespace {
@@ -181,10 +181,12 @@ TEST(Resume, CutOffLastLineIsDroppedAndBadFilesNameTheFix) {
   { std::ofstream(path) << "some,other,header\n1,2,3\n"; }
   EXPECT_CONTAINS(usage_error_of([&] { prepare_resume(path, false, quiet); }), "header");
   { std::ofstream(path) << csv_header() << "\ncpu,\"A,1\n"; }
-  EXPECT_CONTAINS(usage_error_of([&] { prepare_resume(path, false, quiet); }), "not a readable CSV");
+  EXPECT_CONTAINS(usage_error_of([&] { prepare_resume(path, false, quiet); }),
+                  "not a readable CSV");
   { std::ofstream(path) << csv_header() << "\ncpu,A\n"; }
   EXPECT_CONTAINS(usage_error_of([&] { prepare_resume(path, false, quiet); }), "fields");
-  EXPECT_CONTAINS(usage_error_of([] { prepare_resume("", false, quiet); }), "--resume needs --output");
+  EXPECT_CONTAINS(usage_error_of([] { prepare_resume("", false, quiet); }),
+                  "--resume needs --output");
 }
 
 TEST(Isolation, SignalNamesAndOutOfMemoryLabels) {
@@ -221,10 +223,12 @@ TEST(OutputCheck, FindsNaNAndInfAnywhere) {
 
 TEST(BackendPlugins, SymbolScanIsSafeOnAnyBytes) {
   EXPECT_TRUE(exported_backend_names("").empty());
-  EXPECT_TRUE(exported_backend_names("\x7f" "ELF garbage that is too short").empty());
+  EXPECT_TRUE(exported_backend_names("\x7f"
+                                     "ELF garbage that is too short")
+                  .empty());
   std::string header(64, '\0');
   header[0] = 0x7f, header[1] = 'E', header[2] = 'L', header[3] = 'F', header[4] = 2;
-  header[58] = 64;                               // e_shentsize
+  header[58] = 64;                                   // e_shentsize
   header[60] = char(0xff), header[61] = char(0xff);  // e_shnum = 65535, no sections there
   EXPECT_TRUE(exported_backend_names(header).empty());
   EXPECT_CONTAINS(usage_error_of([] { load_backend_plugin("/no/such/plugin.cpp"); }),
@@ -235,10 +239,9 @@ TEST(BackendPlugins, SymbolScanIsSafeOnAnyBytes) {
   EXPECT_CONTAINS(missing, "--backend-plugin /no/such/plugin.so does not exist");
   EXPECT_EQ(missing.find("--only"), std::string::npos) << missing;
   // A real library with no backend in it.
-  EXPECT_CONTAINS(usage_error_of([] {
-                    load_backend_plugin(source_path("examples/model_collection.cpp"));
-                  }),
-                  "exports no backend");
+  EXPECT_CONTAINS(
+      usage_error_of([] { load_backend_plugin(source_path("examples/model_collection.cpp")); }),
+      "exports no backend");
 }
 
 TEST(BackendPlugins, ExamplePluginRegistersAndRunsXnnpack) {
@@ -264,9 +267,9 @@ std::vector<ResultRow> run_bad(const std::string& class_name,
   options.repeat = 2;
   options.warmup = 1;
   return run_model_in_process(
-      parse_model_spec("path:" + source_path("tests/data/bad_models.cpp").string() +
-                           ",class:" + class_name,
-                       "/"),
+      parse_model_spec(
+          "path:" + source_path("tests/data/bad_models.cpp").string() + ",class:" + class_name,
+          "/"),
       options);
 }
 

@@ -20,7 +20,8 @@ TEST(RowSchema, SampleRowSetsEveryField) {
   const ResultRow sample = testing::sample_row(), blank;
   for (const auto& field : row_fields()) {
     // It is a passing CPU row: those two keep their defaults.
-    if (field.json_key == std::string("status") || field.json_key == std::string("device")) continue;
+    if (field.json_key == std::string("status") || field.json_key == std::string("device"))
+      continue;
     EXPECT_NE(field.to_json(sample), field.to_json(blank))
         << field.json_key << ": give it a non-default value in tests/support/sample_rows.h";
   }
@@ -37,10 +38,18 @@ TEST(RowSchema, KeysAndColumnsAreUniqueAndComplete) {
     EXPECT_EQ(bool(field.csv_column), bool(field.to_text)) << field.json_key;
     EXPECT_EQ(bool(field.html_heading), bool(field.to_html)) << field.json_key;
   }
-  const std::vector<std::string> dynamo = {"dev",         "name",        "batch_size",
-                                           "speedup",     "abs_latency", "compilation_latency",
-                                           "compression_ratio", "backend", "p_value",
-                                           "eager_latency", "status",   "error"};
+  const std::vector<std::string> dynamo = {"dev",
+                                           "name",
+                                           "batch_size",
+                                           "speedup",
+                                           "abs_latency",
+                                           "compilation_latency",
+                                           "compression_ratio",
+                                           "backend",
+                                           "p_value",
+                                           "eager_latency",
+                                           "status",
+                                           "error"};
   const auto header = csv_columns();
   ASSERT_GE(header.size(), dynamo.size());
   EXPECT_EQ(std::vector<std::string>(header.begin(), header.begin() + dynamo.size()), dynamo);

@@ -51,8 +51,8 @@ TEST_P(TorchvisionEquivalence, SameOutputWithTorchvisionWeights) {
   ScratchDir dir(name);
   CommandResult reference;
   try {
-    reference = run_command({TRACEBENCH_REFERENCE_PYTHON, TRACEBENCH_TORCHVISION_REFERENCE, name,
-                             dir.path().string()});
+    reference = run_command(
+        {TRACEBENCH_REFERENCE_PYTHON, TRACEBENCH_TORCHVISION_REFERENCE, name, dir.path().string()});
   } catch (const std::exception& error) {
     GTEST_SKIP() << "cannot start " TRACEBENCH_REFERENCE_PYTHON " (" << error.what()
                  << "); install python3-torch and python3-torchvision";
@@ -87,8 +87,7 @@ TEST_P(TorchvisionEquivalence, SameOutputWithTorchvisionWeights) {
 
 INSTANTIATE_TEST_SUITE_P(Torchvision, TorchvisionEquivalence,
                          ::testing::Values("resnet18", "resnet50", "resnext50_32x4d", "alexnet",
-                                           "vgg16", "mobilenet_v2", "mnasnet1_0",
-                                           "squeezenet1_1"),
+                                           "vgg16", "mobilenet_v2", "mnasnet1_0", "squeezenet1_1"),
                          [](const auto& info) { return info.param; });
 
 }  // namespace

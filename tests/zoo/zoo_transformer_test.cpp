@@ -6,8 +6,8 @@
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
-#include "zoo/bert.h"
 #include "backends/flops.h"
+#include "zoo/bert.h"
 #include "zoo/vit.h"
 #include "zoo/zoo.h"
 

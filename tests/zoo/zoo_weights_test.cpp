@@ -34,7 +34,8 @@ c10::impl::GenericDict state_dict_of(torch::nn::Module& module) {
 // torch::pickle_save writes the zip format that Python's torch.save writes.
 void save(const c10::IValue& value, const std::string& path) {
   const auto bytes = torch::pickle_save(value);
-  std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  std::ofstream(path, std::ios::binary)
+      .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
 }
 
 std::string load_error(torch::nn::Module& module, const std::string& path) {
