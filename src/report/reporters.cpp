@@ -105,40 +105,50 @@ class CsvReporter : public Reporter {
   std::unique_ptr<CsvWriter> writer_;
 };
 
-// Rewritten atomically after every model, so a killed run keeps its finished
-// models; an empty but valid report from the start, so a bad path fails first.
-class JsonReporter : public Reporter {
+// The formats that write the whole report (environment, settings, every row)
+// at once: they keep it, and write it when the run starts (empty, so a bad
+// path fails before any model runs) and whenever the format says.
+class WholeReportReporter : public Reporter {
  public:
-  explicit JsonReporter(std::string path) : path_(std::move(path)) {}
+  explicit WholeReportReporter(std::string path) : path_(std::move(path)) {}
   void begin(const RunContext& context) override {
     report_.environment = context.environment;
     report_.config = context.settings;
-    write_report_atomically(path_, report_);
+    write(path_, report_);
   }
   void row(const ResultRow& row) override { report_.rows.push_back(row); }
-  void end_model() override { write_report_atomically(path_, report_); }
+
+ protected:
+  virtual void write(const std::string& path, const RunReport& report) const = 0;
+  void write_now() const { write(path_, report_); }
 
  private:
   std::string path_;
   RunReport report_;
 };
 
-// Drawn once, when the run ends (its charts need every row); begin() writes an
-// empty page, so a bad path fails before any model runs.
-class HtmlReporter : public Reporter {
+// Rewritten atomically after every model, so a killed run keeps its finished models.
+class JsonReporter : public WholeReportReporter {
  public:
-  explicit HtmlReporter(std::string path) : path_(std::move(path)) {}
-  void begin(const RunContext& context) override {
-    report_.environment = context.environment;
-    report_.config = context.settings;
-    write_html_report(path_, report_);
-  }
-  void row(const ResultRow& row) override { report_.rows.push_back(row); }
-  void end(const std::vector<ResultRow>&) override { write_html_report(path_, report_); }
+  using WholeReportReporter::WholeReportReporter;
+  void end_model() override { write_now(); }
 
  private:
-  std::string path_;
-  RunReport report_;
+  void write(const std::string& path, const RunReport& report) const override {
+    write_report_atomically(path, report);
+  }
+};
+
+// Drawn when the run ends: its charts and summary need every row.
+class HtmlReporter : public WholeReportReporter {
+ public:
+  using WholeReportReporter::WholeReportReporter;
+  void end(const std::vector<ResultRow>&) override { write_now(); }
+
+ private:
+  void write(const std::string& path, const RunReport& report) const override {
+    write_html_report(path, report);
+  }
 };
 
 template <typename T>
