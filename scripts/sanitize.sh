@@ -7,8 +7,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD_DIR:-build-sanitize}
 jobs=${JOBS:-$(nproc)}
+# Warnings are not errors here: with the sanitizers, GCC 12 sees uninitialized
+# members inside libstdc++'s <regex> that the plain build does not.
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRACEBENCH_SANITIZE=ON \
-  -DTRACEBENCH_FUZZ=OFF -DTRACEBENCH_BUILD_BENCHMARKS=OFF >/dev/null
+  -DTRACEBENCH_WERROR=OFF -DTRACEBENCH_FUZZ=OFF -DTRACEBENCH_BUILD_BENCHMARKS=OFF >/dev/null
 ninja -C "$build" -j "$jobs" unit_tests tracebench
 
 # LibTorch is not instrumented: its allocations pass through ASan's interceptors
