@@ -5,6 +5,7 @@
 #include "report/json.h"
 #include "report/merge.h"
 #include "tracebench/error.h"
+#include "util/text.h"
 
 namespace tracebench {
 
@@ -41,10 +42,7 @@ std::optional<int> ReportCommands::run(std::ostream& out, std::ostream&) const {
     if (!(threshold_ >= 0)) throw UsageError("--threshold must be 0 or more (a fraction)");
     const auto base = read_report(base_);
     const auto next = read_report(next_);
-    std::string differing;
-    for (const auto& setting : differing_settings(base, next)) {
-      differing += (differing.empty() ? "" : "; ") + setting;
-    }
+    const std::string differing = join(differing_settings(base, next), "; ");
     if (!differing.empty() && !allow_config_change_) {
       throw UsageError("the two runs were measured under different settings (" + differing +
                        "); re-run one with the other's settings, or pass --allow-config-change");

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "tracebench/error.h"
+#include "util/text.h"
 
 namespace tracebench {
 
@@ -43,9 +44,7 @@ std::unique_ptr<Backend> make_backend(const std::string& name) {
   for (const auto& [known, factory] : factories()) {
     if (known == name) return factory();
   }
-  std::string known;
-  for (const auto& n : backend_names()) known += (known.empty() ? "" : ", ") + n;
-  throw UsageError("unknown backend '" + name + "'; choose from " + known);
+  throw UsageError("unknown backend '" + name + "'; choose from " + join(backend_names(), ", "));
 }
 
 void register_backend(const std::string& name, Factory factory) {

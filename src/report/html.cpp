@@ -18,14 +18,7 @@ namespace {
 constexpr const char* kPalette[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759",
                                     "#76b7b2", "#edc948", "#b07aa1", "#9c755f"};
 
-std::string fmt(const char* format, double value) {
-  if (!std::isfinite(value)) return "&ndash;";
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, format, value);
-  return buffer;
-}
-
-std::string num(double value) { return fmt("%.1f", value); }  // SVG coordinates
+std::string num(double value) { return html_number("%.1f", value); }  // SVG coordinates
 
 std::vector<std::string> models_in_order(const RunReport& report) {
   std::vector<std::string> models;
@@ -82,8 +75,8 @@ std::string speedup_chart(const RunReport& report) {
         svg << "<rect class=\"bar\" x=\"" << num(label) << "\" y=\"" << num(y + 1) << "\" width=\""
             << num(x(row->speedup) - label) << "\" height=\"" << num(bar - 2) << "\" fill=\""
             << color_of(backends, backend) << "\"><title>" << html_escape(model) << " / "
-            << html_escape(backend) << ": " << fmt("%.3fx", row->speedup) << " ["
-            << fmt("%.3f", row->ci_low) << ", " << fmt("%.3f", row->ci_high)
+            << html_escape(backend) << ": " << html_number("%.3fx", row->speedup) << " ["
+            << html_number("%.3f", row->ci_low) << ", " << html_number("%.3f", row->ci_high)
             << "]</title></rect>\n";
         if (std::isfinite(row->ci_low) && std::isfinite(row->ci_high)) {
           const double mid = y + bar / 2;
@@ -94,8 +87,8 @@ std::string speedup_chart(const RunReport& report) {
         }
         svg << "<text x=\""
             << num(x(std::max(row->speedup, std::isfinite(row->ci_high) ? row->ci_high : 0.0)) + 6)
-            << "\" y=\"" << num(y + bar - 3) << "\" font-size=\"11\">" << fmt("%.3fx", row->speedup)
-            << "</text>\n";
+            << "\" y=\"" << num(y + bar - 3) << "\" font-size=\"11\">"
+            << html_number("%.3fx", row->speedup) << "</text>\n";
       } else if (row != report.rows.end()) {
         svg << "<text x=\"" << num(label + 4) << "\" y=\"" << num(y + bar - 3)
             << "\" font-size=\"11\" fill=\"#c00\">" << html_escape(backend) << ": "
@@ -149,9 +142,9 @@ std::string strip_plot(const ResultRow& row, const std::string& color) {
   svg << "<text x=\"" << num(left + width + 8) << "\" y=\"16\" font-size=\"10\">eager</text>"
       << "<text x=\"" << num(left + width + 8) << "\" y=\"34\" font-size=\"10\">"
       << html_escape(row.backend) << "</text>"
-      << "<text x=\"" << num(left) << "\" y=\"48\" font-size=\"10\">" << fmt("%.3f", low)
+      << "<text x=\"" << num(left) << "\" y=\"48\" font-size=\"10\">" << html_number("%.3f", low)
       << " ms</text><text x=\"" << num(left + width) << "\" y=\"48\" font-size=\"10\" "
-      << "text-anchor=\"end\">" << fmt("%.3f", high) << " ms</text></svg>";
+      << "text-anchor=\"end\">" << html_number("%.3f", high) << " ms</text></svg>";
   return svg.str();
 }
 
@@ -169,9 +162,10 @@ std::string summary_table(const RunReport& report) {
       raw.push_back(row.speedup);
       clamped.push_back(std::max(row.speedup, 1.0));
     }
-    html << "<tr><td>" << html_escape(backend) << "</td><td>" << fmt("%.3fx", geometric_mean(raw))
-         << "</td><td>" << fmt("%.3fx", geometric_mean(clamped)) << "</td><td>" << raw.size() << "/"
-         << all << "</td></tr>\n";
+    html << "<tr><td>" << html_escape(backend) << "</td><td>"
+         << html_number("%.3fx", geometric_mean(raw)) << "</td><td>"
+         << html_number("%.3fx", geometric_mean(clamped)) << "</td><td>" << raw.size() << "/" << all
+         << "</td></tr>\n";
   }
   return html.str() + "</table>\n";
 }

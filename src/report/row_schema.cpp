@@ -25,10 +25,6 @@ bool parse_number(const std::string& text, double& value) {
   }
 }
 
-std::string html_number(double value, const char* format) {
-  return std::isfinite(value) ? printf_string(format, value) : "&ndash;";
-}
-
 RowField described(const char* csv_column, const char* json_key, const char* unit,
                    const char* html_heading) {
   RowField field;
@@ -94,7 +90,7 @@ RowField number(const char* csv_column, const char* json_key, const char* unit,
   };
   if (html_heading) {
     field.to_html = [member, html_format](const ResultRow& row) {
-      return html_number(row.*member, html_format);
+      return html_number(html_format, row.*member);
     };
   }
   return field;
@@ -155,7 +151,7 @@ RowField confidence_interval_low() {
   RowField field = number("ci_low", "ci_low", "x", &ResultRow::ci_low, "95% CI");
   // One cell for the whole interval; ci_high has none of its own.
   field.to_html = [](const ResultRow& row) {
-    return "[" + html_number(row.ci_low, "%.3f") + ", " + html_number(row.ci_high, "%.3f") + "]";
+    return "[" + html_number("%.3f", row.ci_low) + ", " + html_number("%.3f", row.ci_high) + "]";
   };
   return field;
 }

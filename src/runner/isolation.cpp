@@ -27,6 +27,7 @@
 #include "runner/status_rows.h"
 #include "sources/load_model.h"
 #include "tracebench/error.h"
+#include "util/text.h"
 
 namespace tracebench {
 
@@ -50,12 +51,6 @@ std::filesystem::path fresh_child_file(const char* suffix) {
   return (ignored ? std::filesystem::path("/tmp") : dir) /
          ("tracebench-child-" + std::to_string(getpid()) + "-" + std::to_string(counter++) +
           suffix);
-}
-
-std::string join(const std::vector<std::string>& items, char separator) {
-  std::string text;
-  for (const auto& item : items) text += (text.empty() ? "" : std::string(1, separator)) + item;
-  return text;
 }
 
 // What one child process handed back.
@@ -90,7 +85,7 @@ ChildReport run_child(const ModelSpec& spec, const RunOptions& options) {
   const auto phase_file = fresh_child_file(".phase");
   std::vector<std::string> argv = {self_executable()};
   argv.insert(argv.end(), options.child_args.begin(), options.child_args.end());
-  argv.push_back("--backend=" + join(options.backends, ','));
+  argv.push_back("--backend=" + join(options.backends, ","));
   argv.push_back("--only=" + model_spec_text(spec));
   argv.push_back("--rows-to=" + rows_file.string());
   argv.push_back("--phase-to=" + phase_file.string());

@@ -12,6 +12,7 @@
 #include "runner/run_context.h"
 #include "runner/status_rows.h"
 #include "tracebench/error.h"
+#include "util/text.h"
 
 namespace tracebench {
 
@@ -76,8 +77,7 @@ int exit_code_of(const std::vector<ResultRow>& rows, const RunOptions& options, 
     }
   }
   if (failed.empty()) return 0;
-  std::string names;
-  for (const auto& name : failed) names += (names.empty() ? "" : ", ") + name;
+  const std::string names = join(failed, ", ");
   err << "tracebench: error: " << failed.size() << " model(s) failed to load (" << names
       << "); fix them as their rows say, then "
       << (report_file(options, kCsvReportFlag).empty() ? "rerun them"

@@ -13,6 +13,7 @@
 #include "sources/cache.h"
 #include "sources/subprocess.h"
 #include "tracebench/error.h"
+#include "util/text.h"
 
 namespace tracebench {
 
@@ -97,12 +98,12 @@ std::string command_fingerprint(const std::filesystem::path& source) {
 
 std::string registered_classes(const std::string& source_text) {
   static const std::regex kRegistration(R"(TRACEBENCH_REGISTER_MODEL\(\s*(\w+)\s*\))");
-  std::string names;
+  std::vector<std::string> names;
   for (std::sregex_iterator it(source_text.begin(), source_text.end(), kRegistration), end;
        it != end; ++it) {
-    names += (names.empty() ? "" : ", ") + (*it)[1].str();
+    names.push_back((*it)[1].str());
   }
-  return names.empty() ? "none" : names;
+  return names.empty() ? "none" : join(names, ", ");
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include "sources/python_loader.h"
 #include "sources/script_loader.h"
 #include "tracebench/error.h"
+#include "util/text.h"
 #include "zoo/inputs.h"
 #include "zoo/zoo.h"
 
@@ -14,9 +15,9 @@ namespace tracebench {
 namespace {
 
 std::string known_model_names() {
-  std::string names;
-  for (const auto& entry : zoo_models()) names += (names.empty() ? "" : ", ") + entry.name;
-  return names;
+  std::vector<std::string> names;
+  for (const auto& entry : zoo_models()) names.push_back(entry.name);
+  return join(names, ", ");
 }
 
 std::unique_ptr<Model> load_from_file(const ModelSpec& spec, const LoadOptions& options) {

@@ -2,6 +2,7 @@
 // Small text helpers shared by the writers and by the messages made from a
 // program's output.
 
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -40,6 +41,12 @@ inline std::string html_escape(const std::string& text) {
     }
   }
   return out;
+}
+
+/// `value` printf-formatted for an HTML cell, or an en dash when it is not a
+/// finite number (not measured).
+inline std::string html_number(const char* format, double value) {
+  return std::isfinite(value) ? printf_string(format, value) : "&ndash;";
 }
 
 /// `parts` with `separator` between them.
