@@ -66,10 +66,17 @@ class StderrReporter : public Reporter {
   void start_model(size_t index, const std::string& model) override {
     progress_->start(index, model, backends_);
     baseline_warned_ = false;
+    output_warned_ = false;
   }
 
   void row(const ResultRow& row) override {
     progress_->clear();
+    // A passing row's error column holds what eager's output looked like (NaN
+    // or Inf in it): the same for every row of the model, and always said.
+    if (row.passed() && !row.error.empty() && !output_warned_) {
+      err_ << "tracebench: " << row.model << ": " << row.error << std::endl;
+      output_warned_ = true;
+    }
     bool baseline_now = false;
     for (const auto& warning : print_warnings_ ? row.warnings : std::vector<std::string>{}) {
       // The eager baseline's warnings are the same on every row of a model: print them once.
@@ -89,6 +96,7 @@ class StderrReporter : public Reporter {
   std::string backends_;
   std::unique_ptr<ProgressLine> progress_;
   bool baseline_warned_ = false;
+  bool output_warned_ = false;
 };
 
 class CsvReporter : public Reporter {

@@ -5,10 +5,10 @@
 #include "accuracy/output_comparison.h"
 #include "accuracy/tolerance.h"
 #include "backends/registry.h"
-#include "runner/backend_support.h"
 #include "runner/child_phase.h"
+#include "runner/execution_settings.h"
+#include "runner/model_checks.h"
 #include "runner/performance.h"
-#include "runner/precision.h"
 #include "runner/status_rows.h"
 #include "runner/training.h"
 

@@ -8,7 +8,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
-#include <iostream>
+#include <ostream>
 #include <regex>
 #include <sstream>
 #include <stdexcept>
@@ -23,13 +23,13 @@ constexpr size_t kTailBytes = 16 * 1024;
 
 // Copies what the child wrote to our stderr and keeps the tail. Returns false
 // at end of file.
-bool pass_through(int fd, std::string& tail) {
+bool pass_through(int fd, std::string& tail, std::ostream& err) {
   char buffer[4096];
   const ssize_t n = read(fd, buffer, sizeof buffer);
   if (n < 0 && (errno == EINTR || errno == EAGAIN)) return true;
   if (n <= 0) return false;
-  std::cerr.write(buffer, n);
-  std::cerr.flush();
+  err.write(buffer, n);
+  err.flush();
   tail.append(buffer, static_cast<size_t>(n));
   if (tail.size() > 2 * kTailBytes) tail.erase(0, tail.size() - kTailBytes);
   return true;
@@ -45,7 +45,8 @@ bool is_stack_trace_line(const std::string& line) {
 
 }  // namespace
 
-ChildResult run_child_process(const std::vector<std::string>& argv, double timeout_s) {
+ChildResult run_child_process(const std::vector<std::string>& argv, double timeout_s,
+                              std::ostream& err) {
   const auto child = spawn_process(argv, Capture::kStderr, /*isolate=*/true);
   const pid_t pid = child.pid;
   const int fd = child.output_fd;
@@ -58,7 +59,7 @@ ChildResult run_child_process(const std::vector<std::string>& argv, double timeo
   for (;;) {
     if (open) {
       pollfd readable{fd, POLLIN, 0};
-      if (poll(&readable, 1, 20) > 0) open = pass_through(fd, result.stderr_tail);
+      if (poll(&readable, 1, 20) > 0) open = pass_through(fd, result.stderr_tail, err);
     } else {
       const timespec pause{0, 20 * 1000 * 1000};
       nanosleep(&pause, nullptr);
@@ -82,7 +83,7 @@ ChildResult run_child_process(const std::vector<std::string>& argv, double timeo
   kill(-pid, SIGKILL);
   // The last lines it wrote before dying (the glog line, a what():).
   for (pollfd readable{fd, POLLIN, 0}; open && poll(&readable, 1, 200) > 0;) {
-    open = pass_through(fd, result.stderr_tail);
+    open = pass_through(fd, result.stderr_tail, err);
   }
   close(fd);
   return result;

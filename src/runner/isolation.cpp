@@ -21,9 +21,9 @@
 #include "runner/accuracy.h"
 #include "runner/child_phase.h"
 #include "runner/child_process.h"
+#include "runner/execution_settings.h"
 #include "runner/model_selection.h"
 #include "runner/performance.h"
-#include "runner/process_settings.h"
 #include "runner/status_rows.h"
 #include "sources/load_model.h"
 #include "tracebench/error.h"
@@ -80,7 +80,7 @@ ChildReport read_report(const std::filesystem::path& rows_file) {
   return report;
 }
 
-ChildReport run_child(const ModelSpec& spec, const RunOptions& options) {
+ChildReport run_child(const ModelSpec& spec, const RunOptions& options, std::ostream& err) {
   const auto rows_file = fresh_child_file(".jsonl");
   const auto phase_file = fresh_child_file(".phase");
   std::vector<std::string> argv = {self_executable()};
@@ -90,7 +90,7 @@ ChildReport run_child(const ModelSpec& spec, const RunOptions& options) {
   argv.push_back("--rows-to=" + rows_file.string());
   argv.push_back("--phase-to=" + phase_file.string());
 
-  const ChildResult process = run_child_process(argv, options.timeout_s);
+  const ChildResult process = run_child_process(argv, options.timeout_s, err);
   ChildReport report = read_report(rows_file);
   report.last_activity = read_child_phase_board(phase_file);
   report.process = process;
@@ -171,11 +171,12 @@ std::vector<std::string> without(const std::vector<std::string>& backends,
 // timeout or OOM row naming it and how to reproduce it), and the model runs
 // again without it. A death while loading or in the eager baseline costs
 // every backend still without a row.
-std::vector<ResultRow> run_in_children(const ModelSpec& spec, const RunOptions& options) {
+std::vector<ResultRow> run_in_children(const ModelSpec& spec, const RunOptions& options,
+                                       std::ostream& err) {
   std::map<std::string, ResultRow> done;
   RunOptions attempt = options;
   while (!attempt.backends.empty()) {
-    ChildReport report = run_child(spec, attempt);
+    ChildReport report = run_child(spec, attempt, err);
     if (!report.usage_error.empty()) throw UsageError(report.usage_error);
     for (auto& [backend, row] : report.rows) done[backend] = std::move(row);
 
@@ -255,8 +256,9 @@ std::vector<ResultRow> run_model_in_process(const ModelSpec& spec, const RunOpti
   return options.accuracy ? check_accuracy(loaded, options) : measure_performance(loaded, options);
 }
 
-std::vector<ResultRow> run_model(const ModelSpec& spec, const RunOptions& options, bool isolate) {
-  auto rows = isolate ? run_in_children(spec, options) : run_model_in_process(spec, options);
+std::vector<ResultRow> run_model(const ModelSpec& spec, const RunOptions& options, bool isolate,
+                                 std::ostream& err) {
+  auto rows = isolate ? run_in_children(spec, options, err) : run_model_in_process(spec, options);
   mark_out_of_memory(rows);
   return rows;
 }

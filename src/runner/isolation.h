@@ -5,6 +5,7 @@
 // of memory or outlives --timeout becomes rows with status crash/OOM/timeout,
 // and the suite goes on.
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -16,8 +17,10 @@ namespace tracebench {
 
 /// Runs one model and returns a row per backend in options.backends: in a
 /// child process when `isolate`, else in this process. Never throws for what
-/// the model does; throws UsageError only for the options themselves.
-std::vector<ResultRow> run_model(const ModelSpec& spec, const RunOptions& options, bool isolate);
+/// the model does; throws UsageError only for the options themselves. A
+/// child's stderr (LibTorch's own warnings, a dying message) goes to `err`.
+std::vector<ResultRow> run_model(const ModelSpec& spec, const RunOptions& options, bool isolate,
+                                 std::ostream& err);
 
 /// One model in this process: a row per backend. Load failures become
 /// model_fail_to_load rows; a UsageError (e.g. no such class) is rethrown.

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <iostream>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -16,10 +15,9 @@
 #include "measure/memory.h"
 #include "measure/statistics.h"
 #include "measure/timer.h"
-#include "runner/backend_support.h"
 #include "runner/child_phase.h"
-#include "runner/output_check.h"
-#include "runner/precision.h"
+#include "runner/execution_settings.h"
+#include "runner/model_checks.h"
 #include "runner/row_statistics.h"
 #include "runner/sample_budget.h"
 #include "runner/status_rows.h"
@@ -212,13 +210,12 @@ void warn_about_degenerate_output(std::vector<ResultRow>& rows, const Contender&
 }
 
 // Rows stay `pass` (the timings are valid), but a NaN or Inf in eager's first
-// output is named in the error column and on stderr (docs/robustness.md).
-void warn_about_non_finite_output(std::vector<ResultRow>& rows, const Contender& eager,
-                                  const LoadedModel& loaded) {
+// output is named in the error column, which the stderr reporter prints
+// (docs/robustness.md).
+void warn_about_non_finite_output(std::vector<ResultRow>& rows, const Contender& eager) {
   if (eager.failed) return;
   const std::string warning = non_finite_warning(eager.first_output);
   if (warning.empty()) return;
-  std::cerr << "tracebench: " << loaded.name << ": " << warning << std::endl;
   for (auto& row : rows) {
     if (row.passed()) row.error = warning;
   }
@@ -298,7 +295,7 @@ std::vector<ResultRow> measure_performance(LoadedModel& loaded, const RunOptions
       warn_if_control_flow_was_traced(*contenders[i].row, *loaded.model, *contenders[i].backend);
     }
   }
-  warn_about_non_finite_output(rows, contenders[0], loaded);
+  warn_about_non_finite_output(rows, contenders[0]);
   warn_about_degenerate_output(rows, contenders[0], loaded.output_names);
   return rows;
 }

@@ -4,10 +4,10 @@
 #include <memory>
 
 #include "report/reporters.h"
+#include "runner/execution_settings.h"
 #include "runner/isolation.h"
 #include "runner/model_selection.h"
 #include "runner/partition.h"
-#include "runner/process_settings.h"
 #include "runner/resume.h"
 #include "runner/run_context.h"
 #include "runner/status_rows.h"
@@ -51,7 +51,7 @@ std::vector<ResultRow> run_suite(const RunOptions& options,
     for (const auto& reporter : reporters) reporter->start_model(&spec - specs.data(), spec.name);
     std::vector<ResultRow> rows;
     try {
-      rows = run_model(spec, todo, options.isolate);
+      rows = run_model(spec, todo, options.isolate, err);
     } catch (const UsageError& error) {
       // One model the user got wrong costs its rows, not the rest of the suite
       // (as in an isolated child). Alone, it is the run's one-line error.

@@ -16,7 +16,7 @@
 #include "report/csv_reader.h"
 #include "report/row_json.h"
 #include "runner/isolation.h"
-#include "runner/output_check.h"
+#include "runner/model_checks.h"
 #include "runner/resume.h"
 #include "runner/suite.h"
 #include "sample_rows.h"

@@ -1,4 +1,4 @@
-#include "runner/process_settings.h"
+#include "runner/execution_settings.h"
 
 #include <gtest/gtest.h>
 #include <torch/torch.h>

@@ -1,9 +1,18 @@
-#include "runner/precision.h"
+#include "runner/execution_settings.h"
 
 #include <ATen/autocast_mode.h>
 #include <torch/torch.h>
 
+#include <cstdlib>
+
+#include "measure/openblas.h"
+
 namespace tracebench {
+
+void apply_process_settings(const RunOptions& options) {
+  if (options.threads) torch::set_num_threads(static_cast<int>(*options.threads));
+  if (std::getenv("OPENBLAS_NUM_THREADS") == nullptr) set_openblas_threads(1);
+}
 
 c10::ScalarType storage_dtype(Precision precision) {
   return precision == Precision::kBFloat16 ? torch::kBFloat16 : torch::kFloat32;

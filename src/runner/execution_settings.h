@@ -1,14 +1,25 @@
 #pragma once
-// --float32 / --bfloat16 / --amp applied to models, inputs and calls.
+// How a run's settings reach the computation: the threads the process
+// computes with (LibTorch's intra-op pool, --threads, and OpenBLAS's own pool,
+// which LibTorch calls for linear layers and matmuls), and --float32 /
+// --bfloat16 / --amp applied to models, inputs and calls.
 
 #include <ATen/core/ivalue.h>
 
 #include <optional>
 #include <vector>
 
+#include "runner/run_options.h"
 #include "tracebench/backend.h"
 
 namespace tracebench {
+
+/// Sets LibTorch's intra-op threads to --threads (when given) and OpenBLAS's
+/// to one, unless the user set OPENBLAS_NUM_THREADS. Why one: LibTorch calls
+/// BLAS from its own threads, and each OpenBLAS worker spins in sched_yield
+/// for a while after every call, taking a core from LibTorch's pool (on 2
+/// cores: 3 busy threads, and most of a run's CPU time spent in the kernel).
+void apply_process_settings(const RunOptions& options);
 
 /// The dtype parameters and float inputs are cast to (float32 for amp: autocast
 /// lowers precision per op, not the stored tensors).

@@ -1,4 +1,4 @@
-#include "runner/backend_support.h"
+#include "runner/model_checks.h"
 
 #include <gtest/gtest.h>
 
