@@ -25,6 +25,21 @@ enum class Mode { kInference, kTraining };
 /// autocast to bfloat16 around every call).
 enum class Precision { kFloat32, kBFloat16, kAmp };
 
+/// How far a backend's arithmetic may stray from the model's own, whatever
+/// --precision says: exact (float32 kernels, reordered at most), bfloat16
+/// (lowers activations and weights itself), int8 (quantizes weights). It picks
+/// the accuracy rule the backend is held to (accuracy/tolerance.cpp) and which
+/// backends `auto` may choose under --auto-tolerance.
+enum class Numerics { kExact, kBFloat16, kInt8 };
+
+/// Something a row should say about how its backend ran, such as bfloat16
+/// emulated on a CPU without native support: a stable code (the CSV's
+/// warnings column) and the message.
+struct BackendWarning {
+  std::string code;
+  std::string message;
+};
+
 /// What a backend may use while compiling.
 struct CompileOptions {
   Mode mode = Mode::kInference;
@@ -41,6 +56,8 @@ class CompiledModel {
   virtual c10::IValue run(const std::vector<c10::IValue>& inputs) = 0;
   /// Backend-specific counters worth reporting (e.g. cache hits), name -> value.
   virtual std::map<std::string, double> counters() const { return {}; }
+  /// What the row should warn about (see BackendWarning).
+  virtual std::vector<BackendWarning> warnings() const { return {}; }
 };
 
 /// What a training iteration needs from the harness, for a backend that runs
@@ -86,6 +103,8 @@ class Backend {
   /// Whether compile() traces the model (records the ops one call runs):
   /// control flow in the model is then baked in as the example inputs took it.
   virtual bool traces_model() const { return false; }
+  /// See Numerics: kExact unless the backend lowers precision itself.
+  virtual Numerics numerics() const { return Numerics::kExact; }
   /// Compiles `model`. May throw: the runner turns that into a `fail_to_run` row.
   virtual std::unique_ptr<CompiledModel> compile(Model& model, const CompileOptions& options) = 0;
   /// For backends whose parameters live outside the model (a lazy device): the

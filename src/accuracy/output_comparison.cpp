@@ -86,7 +86,13 @@ TensorVerdict compare_tensor(const at::Tensor& expected, const at::Tensor& actua
   const double eager_error = rmse(*fp64, expected), backend_error = rmse(*fp64, actual);
   detail += format("; rmse from fp64: backend %.3g, eager %.3g", backend_error, eager_error);
   if (std::isnan(eager_error) && std::isnan(backend_error)) return {};
-  const bool within = backend_error <= tolerance.rmse_multiplier * eager_error + tolerance.tol / 10;
+  bool within = backend_error <= tolerance.rmse_multiplier * eager_error + tolerance.tol / 10;
+  if (tolerance.relative_rmse > 0) {
+    const double scale = fp64->to(torch::kFloat64).pow(2).mean().sqrt().item<double>();
+    detail += format(", %.3g of the output's rms (rule: %.3g)", backend_error / scale,
+                     tolerance.relative_rmse);
+    within = within || backend_error <= tolerance.relative_rmse * scale;
+  }
   return {within ? "" : detail, max_abs};
 }
 

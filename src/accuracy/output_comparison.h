@@ -24,6 +24,11 @@ struct Tolerance {
   double tol = 1e-4;
   double rmse_multiplier = 2.0;
   bool cosine = false;
+  /// > 0: an output also passes when its rmse from the fp64 reference, over
+  /// the rms of that reference, is within this. For backends that lower
+  /// precision on purpose: held to the output's own scale, since eager's
+  /// float32 error is no yardstick for bfloat16 or int8 arithmetic.
+  double relative_rmse = 0;
 };
 
 struct Comparison {

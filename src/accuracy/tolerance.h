@@ -1,6 +1,7 @@
 #pragma once
-// The one table of accuracy tolerances: per precision and mode, with
-// per-model overrides that carry their reason.
+// The one table of accuracy tolerances: per precision, the backend's own
+// numerics and mode, with per-model overrides that carry their reason
+// (docs/accuracy.md states them).
 
 #include <string>
 
@@ -9,8 +10,10 @@
 
 namespace tracebench {
 
-/// Tolerance for comparing a backend's outputs with eager's.
-Tolerance tolerance_for(const std::string& model, Mode mode, Precision precision);
+/// Tolerance for comparing a backend's outputs with eager's: the looser of
+/// what --precision and the backend's `numerics` call for.
+Tolerance tolerance_for(const std::string& model, Mode mode, Precision precision,
+                        Numerics numerics = Numerics::kExact);
 
 /// The looser check performance mode applies to a backend's first output:
 /// cosine similarity, enough to catch a backend that computes something else

@@ -1,6 +1,7 @@
 #pragma once
-// The graph passes behind the ofi backend, exposed so that tests can check
-// what they do to a graph.
+// The graph passes behind the ofi backend, in two steps so that the backends
+// built on it (int8_dynamic, xnnpack) can change the frozen graph before
+// oneDNN takes it, and exposed so that tests can check what they do.
 
 #include <torch/csrc/jit/ir/ir.h>
 
@@ -8,9 +9,23 @@
 
 namespace tracebench {
 
-/// Applies torch.jit.freeze's and torch.jit.optimize_for_inference's passes to
-/// a graph whose parameters are already constants: conv/linear-bn folding,
-/// dropout removal, conv-add-relu fusion, oneDNN (MKLDNN) layouts.
+/// torch.jit.freeze's passes on a graph whose parameters are already constants:
+/// dropout removal, conv/linear-bn and conv-add/mul folding. First it
+/// rewrites the functional ops that the C++ frontend and LTC record
+/// (_convolution/convolution, native_batch_norm, addmm/mm/matmul of a
+/// transposed constant weight, max_pool2d_with_indices) into the ops Python's
+/// tracer records (conv2d, batch_norm, linear, max_pool2d), so that the result
+/// is the graph Python's optimize_for_inference(freeze(trace(m))) makes
+/// (tests/zoo/ofi_graph_test.cpp).
+void freeze_graph(std::shared_ptr<torch::jit::Graph>& graph);
+
+/// What torch.jit.optimize_for_inference adds on CPU to a frozen graph:
+/// conv-add-relu fusion, oneDNN (MKLDNN) layouts from each convolution on,
+/// linear as matmul of a pre-transposed weight.
+void optimize_for_inference_passes(std::shared_ptr<torch::jit::Graph>& graph);
+
+/// freeze_graph, then optimize_for_inference_passes: Python's
+/// optimize_for_inference(freeze(trace(m))).
 void optimize_frozen_graph(std::shared_ptr<torch::jit::Graph>& graph);
 
 }  // namespace tracebench

@@ -5,14 +5,10 @@
 // pass is a TorchScript graph whose parameters are the device data it reads:
 // the model's tensors, LTC's scalar constants and the call inputs. For
 // inference the resident data never changes, so it is substituted into the
-// graph as constants and only the call inputs stay parameters. LTC lowers to
-// the functional ATen ops (aten::convolution, native_batch_norm, addmm of a
-// transposed weight, max_pool2d_with_indices), which the frozen-graph passes
-// do not match, so those are rewritten to the ops a traced module has (conv2d,
-// batch_norm, linear, max_pool2d).
-// Then the same passes as the ofi backend run (conv-bn folding, oneDNN
-// layouts, see frozen_graph.h), and a graph executor of its own runs the
-// result: LTC's executor is not involved in a replay any more.
+// graph as constants and only the call inputs stay parameters. Then the same
+// passes as the ofi backend run (frozen_graph.h: LTC's functional ops
+// rewritten to the ones a traced module has, conv-bn folding, oneDNN layouts), and a graph executor
+// of its own runs the result: LTC's executor is not involved in a replay any more.
 
 #include <torch/csrc/jit/ir/ir.h>
 #include <torch/csrc/jit/runtime/graph_executor.h>

@@ -9,12 +9,15 @@ namespace tracebench {
 
 // The built-in backends, one file each in this folder. A new one is its file
 // plus a line here and a line in the table below.
-std::unique_ptr<Backend> make_eager_backend();                     // eager.cpp
-std::unique_ptr<Backend> make_torchscript_backend();               // torchscript.cpp
-std::unique_ptr<Backend> make_optimize_for_inference_backend();    // optimize_for_inference.cpp
-std::unique_ptr<Backend> make_lazy_trace_everytime_backend();      // lazy_trace_everytime.cpp
-std::unique_ptr<Backend> make_lazy_trace_once_backend();           // lazy_trace_once.cpp
-std::unique_ptr<Backend> make_lazy_trace_once_unfrozen_backend();  // lazy_trace_once.cpp
+std::unique_ptr<Backend> make_eager_backend();                        // eager.cpp
+std::unique_ptr<Backend> make_torchscript_backend();                  // torchscript.cpp
+std::unique_ptr<Backend> make_optimize_for_inference_backend();       // optimize_for_inference.cpp
+std::unique_ptr<Backend> make_optimize_for_inference_bf16_backend();  // ofi_bf16.cpp
+std::unique_ptr<Backend> make_int8_dynamic_backend();                 // int8_dynamic.cpp
+std::unique_ptr<Backend> make_xnnpack_backend();                      // xnnpack.cpp
+std::unique_ptr<Backend> make_lazy_trace_everytime_backend();         // lazy_trace_everytime.cpp
+std::unique_ptr<Backend> make_lazy_trace_once_backend();              // lazy_trace_once.cpp
+std::unique_ptr<Backend> make_lazy_trace_once_unfrozen_backend();     // lazy_trace_once.cpp
 
 namespace {
 
@@ -25,6 +28,9 @@ std::vector<std::pair<std::string, Factory>>& factories() {
       {"eager", make_eager_backend},
       {"ts", make_torchscript_backend},
       {"ofi", make_optimize_for_inference_backend},
+      {"ofi_bf16", make_optimize_for_inference_bf16_backend},
+      {"int8_dynamic", make_int8_dynamic_backend},
+      {"xnnpack", make_xnnpack_backend},
       {"lazy_trace_everytime", make_lazy_trace_everytime_backend},
       {"lazy_trace_once", make_lazy_trace_once_backend},
       {"lazy_trace_once_unfrozen", make_lazy_trace_once_unfrozen_backend},

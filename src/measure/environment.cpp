@@ -76,6 +76,16 @@ std::vector<std::string> kernel_cpu_flags(const std::string& cpuinfo_text) {
   return {};
 }
 
+const std::vector<std::string>& this_cpu_kernel_flags() {
+  static const std::vector<std::string> flags = kernel_cpu_flags(read_or_empty("/proc/cpuinfo"));
+  return flags;
+}
+
+bool has_native_bf16(const std::vector<std::string>& flags) {
+  return std::find(flags.begin(), flags.end(), "avx512_bf16") != flags.end() ||
+         std::find(flags.begin(), flags.end(), "amx_bf16") != flags.end();
+}
+
 std::vector<std::string> blas_libraries_in_maps(const std::string& maps_text) {
   std::vector<std::string> found;
   std::istringstream in(maps_text);
@@ -101,7 +111,7 @@ Environment collect_environment() {
   env.openblas_threads = openblas_threads();
   env.compiler = build_config::kCompilerId;
   env.build_type = build_config::kBuildType;
-  env.cpu_flags = kernel_cpu_flags(read_or_empty("/proc/cpuinfo"));
+  env.cpu_flags = this_cpu_kernel_flags();
   env.tracebench_version = build_config::kVersion;
   env.git_revision = build_config::kGitRevision;
   env.time_utc = utc_now();

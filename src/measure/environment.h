@@ -35,6 +35,14 @@ Environment collect_environment();
 /// `cpuinfo_text` (the format of /proc/cpuinfo), in a fixed order.
 std::vector<std::string> kernel_cpu_flags(const std::string& cpuinfo_text);
 
+/// kernel_cpu_flags of this machine's /proc/cpuinfo (read once).
+const std::vector<std::string>& this_cpu_kernel_flags();
+
+/// Whether `flags` (as kernel_cpu_flags gives them) include a native bfloat16
+/// dot product (AVX-512 BF16 or AMX); without one, oneDNN emulates bfloat16
+/// with float32 arithmetic and conversions, usually slower than float32.
+bool has_native_bf16(const std::vector<std::string>& flags);
+
 /// Shared objects in `maps_text` (the format of /proc/self/maps) whose file
 /// name contains "blas" (libblas, libopenblas, libcblas, ...), each once, in
 /// order of appearance.

@@ -98,7 +98,6 @@ std::vector<ResultRow> check_accuracy(LoadedModel& loaded, const RunOptions& opt
     // Without the fp64 truth only the allclose part of the rule applies.
   }
 
-  const auto tolerance = tolerance_for(loaded.name, options.mode, options.precision);
   for (auto& row : rows) {
     publish_child_phase(ChildPhase::kRunning, row.backend);
     try {
@@ -110,6 +109,8 @@ std::vector<ResultRow> check_accuracy(LoadedModel& loaded, const RunOptions& opt
         continue;
       }
       const auto actual = run_once(*backend, loaded, options, dtype);
+      const auto tolerance =
+          tolerance_for(loaded.name, options.mode, options.precision, backend->numerics());
       const auto comparison =
           compare_outputs(reference, actual, fp64_reference, tolerance, loaded.output_names);
       if (!comparison.same) {

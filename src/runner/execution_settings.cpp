@@ -1,6 +1,5 @@
 #include "runner/execution_settings.h"
 
-#include <ATen/autocast_mode.h>
 #include <torch/torch.h>
 
 #include <cstdlib>
@@ -38,21 +37,6 @@ std::vector<c10::IValue> cast_inputs(const std::vector<c10::IValue>& inputs,
     }
   }
   return cast;
-}
-
-AutocastScope::AutocastScope(Precision precision) {
-  if (precision != Precision::kAmp) return;
-  previous_enabled_ = at::autocast::is_cpu_enabled();
-  previous_dtype_ = at::autocast::get_autocast_cpu_dtype();
-  at::autocast::set_cpu_enabled(true);
-  at::autocast::set_autocast_cpu_dtype(torch::kBFloat16);
-}
-
-AutocastScope::~AutocastScope() {
-  if (!previous_enabled_) return;
-  at::autocast::set_cpu_enabled(*previous_enabled_);
-  at::autocast::set_autocast_cpu_dtype(previous_dtype_);
-  at::autocast::clear_cache();
 }
 
 }  // namespace tracebench

@@ -9,6 +9,7 @@
 #include <optional>
 #include <vector>
 
+#include "backends/autocast_scope.h"
 #include "runner/run_options.h"
 #include "tracebench/backend.h"
 
@@ -30,18 +31,5 @@ void cast_model(Model& model, c10::ScalarType dtype);
 
 /// Float tensors cast to `dtype`; other inputs unchanged.
 std::vector<c10::IValue> cast_inputs(const std::vector<c10::IValue>& inputs, c10::ScalarType dtype);
-
-/// Turns CPU autocast to bfloat16 on for its lifetime when precision is amp.
-class AutocastScope {
- public:
-  explicit AutocastScope(Precision precision);
-  ~AutocastScope();
-  AutocastScope(const AutocastScope&) = delete;
-  AutocastScope& operator=(const AutocastScope&) = delete;
-
- private:
-  std::optional<bool> previous_enabled_;
-  c10::ScalarType previous_dtype_ = c10::ScalarType::BFloat16;
-};
 
 }  // namespace tracebench

@@ -187,6 +187,10 @@ void summarize(ResultRow& row, const Contender& contender, const Contender& eage
   row.speedup = row.eager_latency_ms / row.abs_latency_ms;
   row.p_value = welch_t_test(eager.samples, contender.samples).p_value;
   row.counters = contender.compiled->counters();
+  for (const auto& warning : contender.compiled->warnings()) {
+    row.warning_codes.push_back(warning.code);
+    row.warnings.push_back(row.backend + ": " + warning.message);
+  }
 }
 
 // Outputs at the noise floor are compared with an absolute tolerance (see

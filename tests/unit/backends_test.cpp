@@ -1,10 +1,12 @@
-// The built-in backends compute what eager computes, and ofi really applies
-// the frozen-graph optimizations.
+// The built-in backends compute what eager computes (the reduced-precision
+// ones within their rule), and ofi, int8_dynamic and xnnpack really rewrite
+// the graph.
 
 #include <gtest/gtest.h>
 
 #include "backends/frozen_graph.h"
 #include "backends/registry.h"
+#include "measure/environment.h"
 #include "tracebench/tracing.h"
 #include "zoo/zoo.h"
 
@@ -43,7 +45,7 @@ TEST_P(BackendsMatchEager, SameOutputs) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllBuiltIns, BackendsMatchEager,
-                         ::testing::Combine(::testing::Values("eager", "ts", "ofi"),
+                         ::testing::Combine(::testing::Values("eager", "ts", "ofi", "xnnpack"),
                                             ::testing::Values("LinearModel", "small_convnet")));
 
 TEST(Tracing, ParametersBecomeConstantsAndInputsStayInputs) {
@@ -67,6 +69,89 @@ TEST(OptimizeForInference, FoldsBatchNormAndConvertsToOneDnn) {
   const std::string optimized = graph->toString();
   EXPECT_EQ(optimized.find("batch_norm"), std::string::npos) << optimized;
   EXPECT_NE(optimized.find("mkldnn"), std::string::npos) << optimized;
+}
+
+// rms(actual - expected) / rms(expected).
+double relative_rms_error(const torch::Tensor& actual, const torch::Tensor& expected) {
+  const auto e = expected.to(torch::kDouble);
+  return ((actual.to(torch::kDouble) - e).pow(2).mean().sqrt() / e.pow(2).mean().sqrt())
+      .item<double>();
+}
+
+struct ReducedCase {
+  const char* backend;
+  const char* model;
+  double within;  // the backend's relative rule in accuracy/tolerance.cpp
+};
+
+class ReducedPrecisionBackends : public ::testing::TestWithParam<ReducedCase> {};
+
+// Close to eager, not equal to it, and in the model's own dtype.
+TEST_P(ReducedPrecisionBackends, CloseToEagerInFloat32) {
+  const auto& param = GetParam();
+  torch::NoGradGuard no_grad;
+  auto model = inference_model(param.model, 2);
+  const auto inputs = model->example_inputs();
+  const auto expected = model->forward(inputs).toTensor();
+  CompileOptions options;
+  options.example_inputs = inputs;
+  auto compiled = make_backend(param.backend)->compile(*model, options);
+  for (int call = 0; call < 3; ++call) {
+    const auto actual = compiled->run(inputs).toTensor();
+    ASSERT_EQ(actual.scalar_type(), torch::kFloat);
+    const double error = relative_rms_error(actual, expected);
+    EXPECT_LT(error, param.within) << param.backend << " on " << param.model;
+    EXPECT_GT(error, 0) << param.backend << " computed in float32 after all";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Bf16AndInt8, ReducedPrecisionBackends,
+                         ::testing::Values(ReducedCase{"ofi_bf16", "small_convnet", 2e-2},
+                                           ReducedCase{"ofi_bf16", "LinearModel", 2e-2},
+                                           ReducedCase{"int8_dynamic", "LinearModel", 5e-2},
+                                           ReducedCase{"int8_dynamic", "small_convnet", 5e-2}));
+
+double counter(const CompiledModel& compiled, const std::string& name) {
+  const auto counters = compiled.counters();
+  auto it = counters.find(name);
+  return it == counters.end() ? -1 : it->second;
+}
+
+TEST(Int8Dynamic, QuantizesEveryLinearLayer) {
+  auto model = inference_model("LinearModel", 2);
+  CompileOptions options;
+  options.example_inputs = model->example_inputs();
+  auto compiled = make_backend("int8_dynamic")->compile(*model, options);
+  EXPECT_EQ(counter(*compiled, "int8_linears"), 2);  // two Linear(10, 10)
+}
+
+TEST(Xnnpack, PacksConvolutionsAndLinearsAndFusesTheirRelus) {
+  auto model = inference_model("small_convnet", 1);
+  CompileOptions options;
+  options.example_inputs = model->example_inputs();
+  auto compiled = make_backend("xnnpack")->compile(*model, options);
+  EXPECT_EQ(counter(*compiled, "xnnpack_ops"), 3);                // two conv2d, one linear
+  EXPECT_EQ(counter(*compiled, "xnnpack_fused_activations"), 2);  // the relu after each conv
+}
+
+TEST(OfiBf16, WarnsExactlyWhenThisCpuEmulatesBfloat16) {
+  auto model = inference_model("LinearModel", 2);
+  CompileOptions options;
+  options.example_inputs = model->example_inputs();
+  auto compiled = make_backend("ofi_bf16")->compile(*model, options);
+  const auto warnings = compiled->warnings();
+  const bool native = has_native_bf16(this_cpu_kernel_flags());
+  ASSERT_EQ(warnings.size(), native ? 0u : 1u);
+  if (!native) {
+    EXPECT_EQ(warnings[0].code, "bf16_emulated");
+  }
+}
+
+TEST(OfiBf16, NativeBfloat16MeansAvx512Bf16OrAmx) {
+  EXPECT_TRUE(has_native_bf16({"avx2", "avx512f", "avx512_bf16"}));
+  EXPECT_TRUE(has_native_bf16({"amx_tile", "amx_bf16"}));
+  EXPECT_FALSE(has_native_bf16({"avx2", "avx512f", "avx512_vnni"}));
+  EXPECT_FALSE(has_native_bf16({}));
 }
 
 }  // namespace

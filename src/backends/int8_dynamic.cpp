@@ -1,0 +1,111 @@
+// int8_dynamic: dynamic int8 quantization of the linear layers, what Python's
+// torch.ao.quantization.quantize_dynamic does, done on the frozen graph:
+//   - each aten::linear with a constant weight becomes
+//     quantized::linear_prepack(W_int8, b) + quantized::linear_dynamic(x, packed):
+//     the weight is quantized once per output channel (symmetric, the
+//     per-channel dynamic qconfig's observer), the activations on every call
+//     from their own range;
+//   - constant propagation runs the prepack once;
+//   - then ofi's passes (oneDNN layouts from each convolution on), so a
+//     network's convolutions run as in ofi.
+// The quantized engine is oneDNN (this LibTorch's default; it has no fbgemm).
+// Weights lose precision: the accuracy rule is the int8 one
+// (accuracy/tolerance.cpp).
+
+#include <ATen/Context.h>
+#include <torch/csrc/jit/ir/constants.h>
+#include <torch/csrc/jit/passes/constant_propagation.h>
+
+#include <algorithm>
+#include <limits>
+
+#include "backends/frozen_graph.h"
+#include "tracebench/tracing.h"
+
+namespace tracebench {
+
+namespace {
+
+using torch::jit::Node;
+
+// Per output channel (row), symmetric: scale = max|w| / 127.5, zero point 0,
+// as PerChannelMinMaxObserver(qint8, per_channel_symmetric) computes.
+at::Tensor quantize_weight(const at::Tensor& weight) {
+  const auto row_range = weight.abs().amax(/*dim=*/1).to(at::kDouble);
+  const auto scales = (row_range / 127.5).clamp_min(std::numeric_limits<float>::epsilon());
+  const auto zero_points = at::zeros({weight.size(0)}, at::kLong);
+  return at::quantize_per_channel(weight, scales, zero_points, /*axis=*/0, at::kQInt8);
+}
+
+// Returns whether it rewrote `linear`.
+bool quantize_linear(Node* linear) {
+  auto weight = torch::jit::toIValue(linear->input(1));
+  if (!weight || !weight->isTensor()) return false;
+  const auto& tensor = weight->toTensor();
+  if (tensor.dim() != 2 || tensor.scalar_type() != at::kFloat) return false;
+  auto& graph = *linear->owningGraph();
+  torch::jit::WithInsertPoint before(linear);
+  // Graph::insert matches each op's schema, which types the outputs.
+  auto* packed = graph.insert(c10::Symbol::fromQualString("quantized::linear_prepack"),
+                              {graph.insertConstant(quantize_weight(tensor)), linear->input(2)});
+  auto* quantized = graph.insert(c10::Symbol::fromQualString("quantized::linear_dynamic"),
+                                 {linear->input(0), packed, false});  // reduce_range: not on oneDNN
+  quantized->setType(linear->output()->type());
+  linear->output()->replaceAllUsesWith(quantized);
+  linear->destroy();
+  return true;
+}
+
+int quantize_linears(torch::jit::Graph& graph) {
+  static const auto kLinear = c10::Symbol::fromQualString("aten::linear");
+  std::vector<Node*> linears;
+  for (Node* node : graph.nodes()) {
+    if (node->kind() == kLinear) linears.push_back(node);
+  }
+  return static_cast<int>(std::count_if(linears.begin(), linears.end(), quantize_linear));
+}
+
+class Int8Model final : public GraphExecutorModel {
+ public:
+  Int8Model(std::shared_ptr<torch::jit::Graph> graph, int linears)
+      : GraphExecutorModel(std::move(graph)), linears_(linears) {}
+  std::map<std::string, double> counters() const override {
+    return {{"int8_linears", static_cast<double>(linears_)}};
+  }
+
+ private:
+  int linears_;
+};
+
+class Int8DynamicBackend final : public Backend {
+ public:
+  std::string name() const override { return "int8_dynamic"; }
+  bool traces_model() const override { return true; }
+  Numerics numerics() const override { return Numerics::kInt8; }
+  std::string description() const override {
+    return "ofi with linear layers as dynamic int8 (oneDNN, per-channel weights)";
+  }
+  std::unique_ptr<CompiledModel> compile(Model& model, const CompileOptions& options) override {
+    const auto engines = at::globalContext().supportedQEngines();
+    if (std::find(engines.begin(), engines.end(), at::kONEDNN) == engines.end()) {
+      throw std::runtime_error("int8_dynamic: this LibTorch has no oneDNN quantized engine");
+    }
+    at::globalContext().setQEngine(at::kONEDNN);
+    auto graph = trace_model_graph(model, options.example_inputs);
+    freeze_graph(graph);
+    // With no linear layer (a convolutional network) this is ofi; the
+    // int8_linears counter says so.
+    const int linears = quantize_linears(*graph);
+    torch::jit::ConstantPropagation(graph, /*ignore_custom_classes=*/false);
+    optimize_for_inference_passes(graph);
+    return std::make_unique<Int8Model>(graph, linears);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_int8_dynamic_backend() {
+  return std::make_unique<Int8DynamicBackend>();
+}
+
+}  // namespace tracebench
