@@ -12,6 +12,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,14 @@ enum class Numerics { kExact, kBFloat16, kInt8 };
 struct BackendWarning {
   std::string code;
   std::string message;
+};
+
+/// Thrown by Backend::compile when the backend cannot run this model by
+/// design (the model uses what the backend's recipe does not cover): the row
+/// becomes `unsupported` with the message, not `fail_to_run`.
+class UnsupportedModel : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
 };
 
 /// What a backend may use while compiling.

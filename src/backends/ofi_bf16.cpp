@@ -48,17 +48,50 @@ c10::IValue bf16_to_float(const c10::IValue& value) {
 
 class Bf16GraphModel final : public GraphExecutorModel {
  public:
-  using GraphExecutorModel::GraphExecutorModel;
+  Bf16GraphModel(std::shared_ptr<torch::jit::Graph> graph, bool optimized)
+      : GraphExecutorModel(std::move(graph)), optimized_(optimized) {}
   c10::IValue run(const std::vector<c10::IValue>& inputs) override {
     return bf16_to_float(GraphExecutorModel::run(inputs));
   }
   std::vector<BackendWarning> warnings() const override {
-    if (has_native_bf16(this_cpu_kernel_flags())) return {};
-    return {{"bf16_emulated",
-             "this CPU has no native bfloat16 (no avx512_bf16 or amx_bf16 in /proc/cpuinfo): "
-             "bfloat16 is emulated, so this row says little about a CPU that has it"}};
+    std::vector<BackendWarning> said;
+    if (!has_native_bf16(this_cpu_kernel_flags())) {
+      said.push_back({"bf16_emulated",
+                      "this CPU has no native bfloat16 (no avx512_bf16 or amx_bf16 in "
+                      "/proc/cpuinfo): bfloat16 is emulated, so this row says little about a "
+                      "CPU that has it"});
+    }
+    if (!optimized_) {
+      said.push_back({"bf16_unfrozen",
+                      "the frozen-graph passes left mixed float32/bfloat16 operands in this "
+                      "model, so it runs the autocast trace without them"});
+    }
+    return said;
   }
+
+ private:
+  bool optimized_;
 };
+
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+std::string unsupported_under_autocast(const std::string& error) {
+  return "ofi_bf16: the model does not run under bfloat16 autocast: " + first_line(error);
+}
+
+// The first line of why `graph` cannot run `inputs`, or "" when it can.
+std::string run_error(const std::shared_ptr<torch::jit::Graph>& graph,
+                      const std::vector<c10::IValue>& inputs) {
+  try {
+    // The executor profiles the first call and optimizes for the next ones,
+    // which is where mixed operands fail.
+    GraphExecutorModel executor(graph->copy());
+    for (int call = 0; call < 3; ++call) executor.run(inputs);
+    return "";
+  } catch (const std::exception& error) {
+    return first_line(error.what());
+  }
+}
 
 class OptimizeForInferenceBf16Backend final : public Backend {
  public:
@@ -69,13 +102,25 @@ class OptimizeForInferenceBf16Backend final : public Backend {
     return "ofi traced under bfloat16 autocast (needs avx512_bf16/AMX to be fast)";
   }
   std::unique_ptr<CompiledModel> compile(Model& model, const CompileOptions& options) override {
-    std::shared_ptr<torch::jit::Graph> graph;
-    {
+    std::shared_ptr<torch::jit::Graph> traced;
+    try {
       AutocastScope autocast(Precision::kAmp);
-      graph = trace_model_graph(model, options.example_inputs);
+      traced = trace_model_graph(model, options.example_inputs);
+    } catch (const std::exception& error) {
+      // Autocast casts only the ops on its lists, so an op outside them may
+      // meet a bfloat16 operand and a float32 one.
+      throw UnsupportedModel(unsupported_under_autocast(error.what()));
     }
-    optimize_frozen_graph(graph);
-    return std::make_unique<Bf16GraphModel>(graph);
+    // Folding float32 batch-norm or bias constants into bfloat16 weights can
+    // leave an op with operands of both types; then the trace runs as it is.
+    auto optimized = traced->copy();
+    optimize_frozen_graph(optimized);
+    if (run_error(optimized, options.example_inputs).empty()) {
+      return std::make_unique<Bf16GraphModel>(optimized, /*optimized=*/true);
+    }
+    const std::string error = run_error(traced, options.example_inputs);
+    if (error.empty()) return std::make_unique<Bf16GraphModel>(traced, /*optimized=*/false);
+    throw UnsupportedModel(unsupported_under_autocast(error));
   }
 };
 

@@ -118,6 +118,9 @@ std::vector<ResultRow> check_accuracy(LoadedModel& loaded, const RunOptions& opt
         row.error = comparison.detail;
       }
       warn_if_control_flow_was_traced(row, *loaded.model, *backend);
+    } catch (const UnsupportedModel& error) {
+      row.status = status::kUnsupported;
+      row.error = error.what();
     } catch (const std::exception& error) {
       row.status = status::kFailToRun;
       row.error = describe_error(error);

@@ -83,6 +83,10 @@ void compile(Contender& contender, LoadedModel& loaded, const CompileOptions& co
     contender.compiled = compile_for_mode(*contender.backend, loaded, compile_options, options);
     contender.compile_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  } catch (const UnsupportedModel& error) {
+    contender.failed = true;
+    contender.status = status::kUnsupported;
+    contender.error = error.what();
   } catch (const std::exception& error) {
     fail(contender, error);
   }

@@ -231,21 +231,20 @@ TEST_F(Robustness, KillNineLeavesWholeRowsAndResumeFinishes) {
   EXPECT_EQ(still, 8u);
 }
 
-TEST(RobustnessCli, XnnpackPluginFromSource) {
+TEST(RobustnessCli, ExamplePluginFromSource) {
+  const std::string plugin = kSource + "/examples/plugins/inference_mode_backend.cpp";
   auto result =
-      tracebench({"--performance", "--backend-plugin",
-                  kSource + "/examples/plugins/xnnpack_backend.cpp", "--backend=eager,xnnpack",
+      tracebench({"--performance", "--backend-plugin", plugin, "--backend=eager,inference_mode",
                   "-k", "small_convnet", "-k", "^Linear", "-n", "3", "--batch-size", "2"});
   ASSERT_EQ(result.exit_code, 0) << result.output;
   for (const char* model : {"small_convnet", "LinearModel"}) {
     EXPECT_TRUE(std::regex_search(
-        result.output, std::regex(std::string(model) + R"( +xnnpack +\d+\.\d{3}x.* p=)")))
+        result.output, std::regex(std::string(model) + R"( +inference_mode +\d+\.\d{3}x.* p=)")))
         << model << "\n"
         << result.output;
   }
-  auto listed =
-      tracebench({"--backend-plugin", kSource + "/examples/plugins/xnnpack_backend.cpp", "list"});
-  EXPECT_NE(listed.output.find("xnnpack"), std::string::npos) << listed.output;
+  auto listed = tracebench({"--backend-plugin", plugin, "list"});
+  EXPECT_NE(listed.output.find("inference_mode"), std::string::npos) << listed.output;
 }
 
 // A backend that kills its process costs its own row only: the model runs
