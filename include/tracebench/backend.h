@@ -55,6 +55,8 @@ struct CompileOptions {
   Precision precision = Precision::kFloat32;
   /// Inputs representative of every later call (tracing backends record with them).
   std::vector<c10::IValue> example_inputs;
+  /// --auto-tolerance: the loosest numerics `auto` may choose.
+  Numerics auto_tolerance = Numerics::kExact;
 };
 
 /// A compiled model: the thing that is timed. `run` must return outputs on the
@@ -67,6 +69,8 @@ class CompiledModel {
   virtual std::map<std::string, double> counters() const { return {}; }
   /// What the row should warn about (see BackendWarning).
   virtual std::vector<BackendWarning> warnings() const { return {}; }
+  /// For a backend that picks another (auto): the one it runs; else "".
+  virtual std::string chosen() const { return ""; }
 };
 
 /// What a training iteration needs from the harness, for a backend that runs

@@ -43,6 +43,14 @@ void add_run_options(CLI::App& app, RunOptions& options, ModeFlags& flags) {
   float32->excludes(bfloat16)->excludes(amp);
   bfloat16->excludes(amp);
   app.add_option("--optimizer", options.optimizer, "Optimizer for --training: sgd or adam");
+  app.add_option("--auto-tolerance", options.auto_tolerance,
+                 "The loosest arithmetic --backend=auto may choose: exact (float32 rules, the "
+                 "default), bf16 or int8")
+      ->transform(
+          CLI::CheckedTransformer(std::map<std::string, Numerics>{{"exact", Numerics::kExact},
+                                                                  {"bf16", Numerics::kBFloat16},
+                                                                  {"int8", Numerics::kInt8}},
+                                  CLI::ignore_case));
   app.add_option("--only", options.only,
                  "Model to run: a built-in NAME, or path:FILE,class:NAME for a class in a "
                  ".cpp/.pt/.py file (relative paths are from the current directory); repeatable "

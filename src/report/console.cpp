@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <map>
 
 #include "measure/statistics.h"
@@ -53,10 +54,15 @@ std::string format_speedup(const ResultRow& row, bool with_ci) {
 
 namespace {
 
+// "auto(xnnpack)" for auto's row: the backend it picked and ran.
+std::string backend_label(const ResultRow& row) {
+  return row.chosen.empty() ? row.backend : row.backend + "(" + row.chosen + ")";
+}
+
 std::string line_prefix(const ResultRow& row, size_t backend_width) {
   std::string line = pad_right(row.device, 4) + " " + pad_right(row.mode, 5) + " " +
                      pad_right(row.model, 34) + " ";
-  if (backend_width > 0) line += pad_right(row.backend, backend_width) + " ";
+  if (backend_width > 0) line += pad_right(backend_label(row), backend_width) + " ";
   return line;
 }
 
@@ -65,12 +71,17 @@ std::string line_prefix(const ResultRow& row, size_t backend_width) {
 size_t backend_column_width(const std::vector<std::string>& backends) {
   if (backends.size() <= 1) return 0;
   size_t width = 12;
-  for (const auto& backend : backends) width = std::max(width, backend.size());
+  // auto's rows name their pick: room for its longest, "auto(int8_dynamic)".
+  for (const auto& backend : backends) {
+    width = std::max(width, backend == "auto" ? std::strlen("auto(int8_dynamic)") : backend.size());
+  }
   return width;
 }
 
 std::string format_result_line(const ResultRow& row, size_t backend_width, bool with_ci) {
-  return line_prefix(row, backend_width) + format_speedup(row, with_ci);
+  const std::string chosen =
+      backend_width == 0 && !row.chosen.empty() ? " (" + backend_label(row) + ")" : "";
+  return line_prefix(row, backend_width) + format_speedup(row, with_ci) + chosen;
 }
 
 std::string format_accuracy_line(const ResultRow& row, size_t backend_width) {

@@ -37,6 +37,7 @@ struct ResultRow {
   std::string precision = "fp32";  // fp32, bf16 or amp (--bfloat16, --amp)
   std::string model;
   std::string backend;
+  std::string chosen;  // the backend `auto` picked and ran; "" for the others
   int64_t batch_size = 0;
   std::string status = status::kPass;
   std::string error;  // first line of what went wrong, when status is not pass

@@ -188,6 +188,7 @@ std::vector<RowField> make_row_fields() {
       warnings(),
       text("mode", "mode", &R::mode, "mode"),
       text("precision", "precision", &R::precision, "precision"),
+      text("chosen", "chosen", &R::chosen, "chosen"),
       // In the JSON only.
       json_only("samples_s", "s", &R::samples_s),  // every timed sample, per call
       json_only("eager_samples_s", "s", &R::eager_samples_s),

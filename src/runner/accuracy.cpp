@@ -40,6 +40,7 @@ c10::IValue run_once(Backend& backend, LoadedModel& loaded, const RunOptions& op
   CompileOptions compile_options;
   compile_options.mode = options.mode;
   compile_options.precision = options.precision;
+  compile_options.auto_tolerance = options.auto_tolerance;
   compile_options.example_inputs = inputs;
   torch::manual_seed(options.seed);  // dropout and other random ops draw the same numbers
 

@@ -191,6 +191,7 @@ void summarize(ResultRow& row, const Contender& contender, const Contender& eage
   row.speedup = row.eager_latency_ms / row.abs_latency_ms;
   row.p_value = welch_t_test(eager.samples, contender.samples).p_value;
   row.counters = contender.compiled->counters();
+  row.chosen = contender.compiled->chosen();
   for (const auto& warning : contender.compiled->warnings()) {
     row.warning_codes.push_back(warning.code);
     row.warnings.push_back(row.backend + ": " + warning.message);
@@ -272,6 +273,7 @@ std::vector<ResultRow> measure_performance(LoadedModel& loaded, const RunOptions
   CompileOptions compile_options;
   compile_options.mode = options.mode;
   compile_options.precision = options.precision;
+  compile_options.auto_tolerance = options.auto_tolerance;
   compile_options.example_inputs = inputs;
   for (auto& contender : contenders) {
     compile(contender, loaded, compile_options, options);

@@ -10,6 +10,7 @@ nlohmann::json settings_to_json(const RunOptions& options) {
           {"measure", options.accuracy ? "accuracy" : "performance"},
           {"precision", precision_label(options.precision)},
           {"optimizer", options.mode == Mode::kTraining ? json(options.optimizer) : nullptr},
+          {"auto_tolerance", numerics_label(options.auto_tolerance)},
           {"weights", options.weights},
           {"only", options.only},
           {"backends", options.backends},

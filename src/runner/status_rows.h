@@ -20,6 +20,8 @@ std::string describe_error(const std::exception& error);
 const char* mode_label(Mode mode);
 /// "fp32", "bf16" or "amp": the precision a row was measured in.
 const char* precision_label(Precision precision);
+/// "exact", "bf16" or "int8", as --auto-tolerance takes them.
+const char* numerics_label(Numerics numerics);
 
 /// The row every result of `backend` on `model` starts from: the run's mode,
 /// precision and iterations per sample, status pass.

@@ -62,7 +62,7 @@ TEST(Reports, OneRunWritesEveryReportWithTheSameRows) {
   const auto csv = read_text(scratch("run.csv"));
   const auto html = read_text(scratch("run.html"));
   EXPECT_EQ(count_lines(csv), 1 + json["rows"].size()) << csv;
-  EXPECT_NE(csv.find(",mode,precision\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",mode,precision,chosen\n"), std::string::npos) << csv;
   for (const auto& row : json["rows"]) {
     const std::string model = row["model"], backend = row["backend"];
     EXPECT_NE(csv.find("cpu," + model + ",2,"), std::string::npos) << model;

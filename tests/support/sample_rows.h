@@ -13,6 +13,7 @@ inline ResultRow sample_row() {
   ResultRow row;
   row.mode = "train";
   row.precision = "bf16";
+  row.chosen = "xnnpack";
   row.model = "LinearModel";
   row.backend = "ts";
   row.batch_size = 2;

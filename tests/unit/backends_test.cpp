@@ -147,6 +147,35 @@ TEST(OfiBf16, WarnsExactlyWhenThisCpuEmulatesBfloat16) {
   }
 }
 
+// auto picks among the candidates its tolerance allows, and says what each took.
+TEST(Auto, ChoosesATimedCandidateWithinItsTolerance) {
+  for (const auto tolerance : {Numerics::kExact, Numerics::kInt8}) {
+    torch::NoGradGuard no_grad;
+    auto model = inference_model("LinearModel", 2);
+    CompileOptions options;
+    options.example_inputs = model->example_inputs();
+    options.auto_tolerance = tolerance;
+    auto compiled = make_backend("auto")->compile(*model, options);
+    const auto counters = compiled->counters();
+    const std::string chosen = compiled->chosen();
+    EXPECT_GT(counters.count("auto_candidate_ms." + chosen), 0u) << chosen;
+    EXPECT_GT(counters.count("auto_candidate_ms.eager"), 0u);
+    // int8 allows everything looser than exact, bfloat16 included.
+    for (const char* reduced : {"int8_dynamic", "ofi_bf16"}) {
+      EXPECT_EQ(counters.count(std::string("auto_candidate_ms.") + reduced),
+                tolerance == Numerics::kInt8 ? 1u : 0u)
+          << reduced;
+    }
+    if (tolerance == Numerics::kExact) {
+      EXPECT_NE(chosen, "int8_dynamic");
+      EXPECT_NE(chosen, "ofi_bf16");
+    }
+    const auto expected = model->forward(options.example_inputs).toTensor();
+    const auto actual = compiled->run(options.example_inputs).toTensor();
+    EXPECT_LT(relative_rms_error(actual, expected), 5e-2) << chosen;
+  }
+}
+
 TEST(OfiBf16, NativeBfloat16MeansAvx512Bf16OrAmx) {
   EXPECT_TRUE(has_native_bf16({"avx2", "avx512f", "avx512_bf16"}));
   EXPECT_TRUE(has_native_bf16({"amx_tile", "amx_bf16"}));

@@ -74,6 +74,10 @@ TEST(ReportGolden, JsonFileText) {
    "csv_column": "batch_size",
    "unit": ""
   },
+  "chosen": {
+   "csv_column": "chosen",
+   "unit": ""
+  },
   "ci_high": {
    "csv_column": "ci_high",
    "unit": "x"
@@ -197,6 +201,7 @@ TEST(ReportGolden, JsonFileText) {
    "backend": "ts",
    "backend_peak_mem_mb": 1.0,
    "batch_size": 2,
+   "chosen": "xnnpack",
    "ci_high": 1.3,
    "ci_low": 1.2,
    "compilation_latency_s": 0.5,
@@ -238,6 +243,7 @@ TEST(ReportGolden, JsonFileText) {
    "backend": "ts",
    "backend_peak_mem_mb": 1.0,
    "batch_size": 2,
+   "chosen": "xnnpack",
    "ci_high": null,
    "ci_low": null,
    "compilation_latency_s": 0.5,

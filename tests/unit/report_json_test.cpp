@@ -32,6 +32,7 @@ TEST(JsonReport, GoldenStructure) {
                                             "backend",
                                             "backend_peak_mem_mb",
                                             "batch_size",
+                                            "chosen",
                                             "ci_high",
                                             "ci_low",
                                             "compilation_latency_s",

@@ -1,0 +1,159 @@
+// auto: compiles every recipe that may run the model, keeps those whose
+// outputs pass the accuracy rule against eager (an fp64 reference where the
+// model runs in float64) under --auto-tolerance, times the keepers in
+// interleaved rounds, and runs the fastest. Its row names the winner
+// (`chosen`), and each candidate's median or why it was dropped is in the
+// row's counters and warnings (JSON). The search is its compile time.
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+#include "accuracy/tolerance.h"
+#include "backends/registry.h"
+#include "measure/statistics.h"
+
+namespace tracebench {
+
+namespace {
+
+// Eager first: if nothing else passes or wins, auto runs the model as it is.
+constexpr const char* kCandidates[] = {"eager", "ofi", "xnnpack", "ofi_bf16", "int8_dynamic"};
+
+// Rounds of one timed call per candidate, in turn, so that drift in machine
+// load hits every candidate alike.
+constexpr int kRounds = 7;
+
+struct Candidate {
+  std::string name;
+  std::unique_ptr<CompiledModel> compiled;
+  std::vector<double> samples_s;
+};
+
+c10::IValue as_float64(const c10::IValue& value) {
+  if (value.isTensor() && value.toTensor().is_floating_point()) {
+    return value.toTensor().to(at::kDouble);
+  }
+  return value;
+}
+
+// The model's outputs in float64 (parameters, buffers and float inputs cast,
+// then cast back: float32 -> float64 -> float32 is exact), or None when the
+// model does not run in float64 (a float32 constant made in forward).
+c10::IValue float64_reference(Model& model, const std::vector<c10::IValue>& inputs) {
+  auto tensors = model.tensors();
+  std::vector<at::ScalarType> dtypes;
+  for (auto& tensor : tensors) dtypes.push_back(tensor.scalar_type());
+  auto cast_all = [&](bool to_double) {
+    for (size_t i = 0; i < tensors.size(); ++i) {
+      if (!c10::isFloatingType(dtypes[i])) continue;
+      tensors[i].set_data(tensors[i].to(to_double ? at::kDouble : dtypes[i]));
+    }
+  };
+  c10::IValue reference;
+  cast_all(true);
+  try {
+    std::vector<c10::IValue> wide;
+    for (const auto& input : inputs) wide.push_back(as_float64(input));
+    reference = model.forward(wide);
+  } catch (const std::exception&) {
+    reference = c10::IValue();
+  }
+  cast_all(false);
+  return reference;
+}
+
+double median_ms(std::vector<double> samples) { return median(samples) * 1e3; }
+
+class AutoModel final : public CompiledModel {
+ public:
+  AutoModel(Candidate winner, std::map<std::string, double> counters,
+            std::vector<BackendWarning> warnings)
+      : winner_(std::move(winner)),
+        counters_(std::move(counters)),
+        warnings_(std::move(warnings)) {}
+  c10::IValue run(const std::vector<c10::IValue>& inputs) override {
+    return winner_.compiled->run(inputs);
+  }
+  std::map<std::string, double> counters() const override {
+    auto all = winner_.compiled->counters();
+    all.insert(counters_.begin(), counters_.end());
+    return all;
+  }
+  std::vector<BackendWarning> warnings() const override {
+    auto all = winner_.compiled->warnings();
+    all.insert(all.end(), warnings_.begin(), warnings_.end());
+    return all;
+  }
+  std::string chosen() const override { return winner_.name; }
+
+ private:
+  Candidate winner_;
+  std::map<std::string, double> counters_;
+  std::vector<BackendWarning> warnings_;
+};
+
+class AutoBackend final : public Backend {
+ public:
+  std::string name() const override { return "auto"; }
+  bool traces_model() const override { return true; }
+  std::string description() const override {
+    return "the fastest of eager/ofi/xnnpack (+ofi_bf16, int8_dynamic under --auto-tolerance) "
+           "that passes the accuracy rule";
+  }
+
+  std::unique_ptr<CompiledModel> compile(Model& model, const CompileOptions& options) override {
+    const auto& inputs = options.example_inputs;
+    const c10::IValue expected = model.forward(inputs);
+    const c10::IValue reference = float64_reference(model, inputs);
+    std::vector<Candidate> kept;
+    std::vector<BackendWarning> dropped;
+    for (const char* name : kCandidates) {
+      auto backend = make_backend(name);
+      if (backend->numerics() > options.auto_tolerance) continue;
+      try {
+        Candidate candidate{name, backend->compile(model, options), {}};
+        const auto actual = candidate.compiled->run(inputs);
+        const auto comparison = compare_outputs(
+            expected, actual, reference,
+            tolerance_for("", Mode::kInference, options.precision, backend->numerics()), {});
+        if (!comparison.same) {
+          dropped.push_back({"auto_dropped",
+                             std::string(name) + " fails the accuracy rule: " + comparison.detail});
+          continue;
+        }
+        kept.push_back(std::move(candidate));
+      } catch (const std::exception& error) {
+        const std::string what = error.what();
+        dropped.push_back({"auto_dropped", std::string(name) + " does not run the model: " +
+                                               what.substr(0, what.find('\n'))});
+      }
+    }
+    if (kept.empty()) throw std::runtime_error("auto: no candidate runs the model");
+    for (auto& candidate : kept) candidate.compiled->run(inputs);  // warm every one up
+    for (int round = 0; round < kRounds; ++round) {
+      for (auto& candidate : kept) {
+        const auto start = std::chrono::steady_clock::now();
+        candidate.compiled->run(inputs);
+        candidate.samples_s.push_back(
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      }
+    }
+    std::map<std::string, double> counters;
+    for (const auto& candidate : kept) {
+      counters["auto_candidate_ms." + candidate.name] = median_ms(candidate.samples_s);
+    }
+    auto fastest = std::min_element(kept.begin(), kept.end(), [](const auto& a, const auto& b) {
+      return median(a.samples_s) < median(b.samples_s);
+    });
+    return std::make_unique<AutoModel>(std::move(*fastest), std::move(counters),
+                                       std::move(dropped));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_auto_backend() { return std::make_unique<AutoBackend>(); }
+
+}  // namespace tracebench
