@@ -71,6 +71,9 @@ void add_run_options(CLI::App& app, RunOptions& options, ModeFlags& flags) {
   app.add_option("--warmup", options.warmup, "Untimed calls per backend before sampling");
   app.add_option("--iterations-per-run", options.iterations_per_run,
                  "Model calls inside one timed sample");
+  app.add_flag("--flush-denormal", options.flush_denormal,
+               "Flush denormal floats to zero (x86 FTZ/DAZ) for the run: random weights can leave "
+               "activations denormal, and then the timings measure denormal arithmetic");
   app.add_flag("--randomize-input", options.randomize_input,
                "New random float inputs (same shapes) for every sample; integer inputs kept");
   app.add_option("--threads", options.threads,

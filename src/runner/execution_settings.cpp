@@ -5,12 +5,16 @@
 #include <cstdlib>
 
 #include "measure/openblas.h"
+#include "tracebench/error.h"
 
 namespace tracebench {
 
 void apply_process_settings(const RunOptions& options) {
   if (options.threads) torch::set_num_threads(static_cast<int>(*options.threads));
   if (std::getenv("OPENBLAS_NUM_THREADS") == nullptr) set_openblas_threads(1);
+  if (options.flush_denormal && !at::globalContext().setFlushDenormal(true)) {
+    throw UsageError("--flush-denormal: this CPU has no flush-to-zero mode (SSE3 needed)");
+  }
 }
 
 c10::ScalarType storage_dtype(Precision precision) {

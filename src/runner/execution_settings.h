@@ -20,6 +20,8 @@ namespace tracebench {
 /// BLAS from its own threads, and each OpenBLAS worker spins in sched_yield
 /// for a while after every call, taking a core from LibTorch's pool (on 2
 /// cores: 3 busy threads, and most of a run's CPU time spent in the kernel).
+/// --flush-denormal also sets the CPU's flush-to-zero and denormals-are-zero
+/// modes (LibTorch's set_flush_denormal) for the process.
 void apply_process_settings(const RunOptions& options);
 
 /// The dtype parameters and float inputs are cast to (float32 for amp: autocast

@@ -1,5 +1,7 @@
 #include "runner/model_checks.h"
 
+#include <limits>
+
 namespace tracebench {
 
 std::string unsupported_reason(const Backend& backend, Mode mode, Precision precision) {
@@ -43,6 +45,26 @@ bool has_non_finite(const c10::IValue& value) {
     }
   }
   return false;
+}
+
+int64_t count_denormals(const c10::IValue& value) {
+  if (value.isTensor()) {
+    const auto& tensor = value.toTensor();
+    if (!tensor.defined() || tensor.scalar_type() != at::kFloat) return 0;
+    const auto magnitude = tensor.abs();
+    return ((magnitude > 0) & (magnitude < std::numeric_limits<float>::min()))
+        .sum()
+        .item<int64_t>();
+  }
+  int64_t count = 0;
+  if (value.isTuple()) {
+    for (const auto& element : value.toTupleRef().elements()) count += count_denormals(element);
+  } else if (value.isList()) {
+    for (const auto& element : value.toListRef()) count += count_denormals(element);
+  } else if (value.isGenericDict()) {
+    for (const auto& entry : value.toGenericDict()) count += count_denormals(entry.value());
+  }
+  return count;
 }
 
 std::string non_finite_warning(const c10::IValue& output) {

@@ -30,4 +30,8 @@ bool has_non_finite(const c10::IValue& value);
 /// "warning: eager output holds NaN or Inf" if `output` does, else "".
 std::string non_finite_warning(const c10::IValue& output);
 
+/// How many float32 values anywhere in `value` are denormal (nonzero, below
+/// FLT_MIN in magnitude): arithmetic on them is many times slower on x86.
+int64_t count_denormals(const c10::IValue& value);
+
 }  // namespace tracebench

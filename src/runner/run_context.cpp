@@ -22,6 +22,7 @@ nlohmann::json settings_to_json(const RunOptions& options) {
           {"warmup", options.warmup},
           {"iterations_per_run", options.iterations_per_run},
           {"randomize_input", options.randomize_input},
+          {"flush_denormal", options.flush_denormal},
           {"threads", options.threads ? json(*options.threads) : nullptr},
           {"device", options.device},
           {"seed", options.seed},

@@ -31,6 +31,8 @@ struct RunOptions {
   int64_t warmup = 3;
   int64_t iterations_per_run = 1;
   bool randomize_input = false;
+  /// --flush-denormal: flush denormal floats to zero for the whole run.
+  bool flush_denormal = false;
   std::optional<int64_t> threads;
   std::string device = "cpu";
   uint64_t seed = 1337;

@@ -24,3 +24,18 @@ TEST(BackendSupport, TrainingNeedsABackendThatSupportsIt) {
 
 }  // namespace
 }  // namespace tracebench
+
+namespace tracebench {
+namespace {
+
+TEST(DenormalOutputs, CountsNonzeroValuesBelowFloatMinInNestedOutputs) {
+  const float tiny = std::numeric_limits<float>::min() / 4;  // denormal
+  auto first = torch::tensor({0.0f, 1.0f, tiny, -tiny});
+  auto second = torch::tensor({tiny, 3e-9f});
+  EXPECT_EQ(count_denormals(first), 2);
+  EXPECT_EQ(count_denormals(c10::ivalue::Tuple::create({first, second})), 3);
+  EXPECT_EQ(count_denormals(torch::tensor({0.0f, std::numeric_limits<float>::min()})), 0);
+}
+
+}  // namespace
+}  // namespace tracebench
