@@ -4,7 +4,7 @@
 BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 
-.PHONY: deps build run test bench bench-python clean
+.PHONY: deps build run test bench bench-python bench-backends clean
 
 deps:
 	./scripts/install-deps.sh
@@ -24,7 +24,15 @@ bench: build
 
 # C++ eager against Python eager (torchvision) on the same LibTorch, batch 1.
 bench-python: build
-	/usr/bin/python3 bench/eager_vs_python.py --tracebench $(BUILD_DIR)/tracebench
+	/usr/bin/python3 bench/vs_python.py --tracebench $(BUILD_DIR)/tracebench
+
+# tracebench's ofi, auto and auto at int8 tolerance against what a Python user
+# gets from optimize_for_inference(freeze(trace(m))): same weights, batch 1,
+# processes alternated (docs/performance.md).
+bench-backends: build
+	/usr/bin/python3 bench/vs_python.py --tracebench $(BUILD_DIR)/tracebench --python-recipe ofi --backend ofi
+	/usr/bin/python3 bench/vs_python.py --tracebench $(BUILD_DIR)/tracebench --python-recipe ofi --backend auto
+	/usr/bin/python3 bench/vs_python.py --tracebench $(BUILD_DIR)/tracebench --python-recipe ofi --backend auto --auto-tolerance int8
 
 clean:
 	rm -rf $(BUILD_DIR)

@@ -49,7 +49,8 @@ TEST_P(OfiGraph, SameNodeKindsAsPythonsOptimizeForInference) {
   const std::string name = GetParam();
   CommandResult reference;
   try {
-    reference = run_command({TRACEBENCH_REFERENCE_PYTHON, TRACEBENCH_OFI_REFERENCE_GRAPH, name});
+    reference = run_command(
+        {TRACEBENCH_REFERENCE_PYTHON, TRACEBENCH_TORCHVISION_REFERENCE, "--ofi-graph", name});
   } catch (const std::exception& error) {
     GTEST_SKIP() << "cannot start " TRACEBENCH_REFERENCE_PYTHON " (" << error.what()
                  << "); install python3-torch and python3-torchvision";

@@ -1,13 +1,18 @@
 #!/usr/bin/python3
-"""C++ eager (tracebench) against Python eager (torchvision) on the same LibTorch.
+"""A tracebench backend against what a Python user runs, on the same LibTorch and weights.
 
 For each model, blocks of timed samples alternate between a tracebench process and
 a Python process, a few rounds each, so that drift in machine load hits both sides
-alike; each side's statistic is the median over all its samples. Prints per model
-the C++ and Python medians and their ratio (C++ / Python: at or below 1.0 means
-C++ is not slower), then the geomean of the ratios.
+alike; each side's statistic is the median over all its samples. Both sides run
+the same weights: Python's torchvision model (seeded) saves its state dict, and
+tracebench loads it with --weights. Prints per model the C++ and Python medians
+and their ratio (C++ / Python: at or below 1.0 means C++ is not slower), then the
+geomean of the ratios.
 
-    /usr/bin/python3 bench/eager_vs_python.py [--batch-size 1] [--threads 2] ...
+    /usr/bin/python3 bench/vs_python.py [--batch-size 1] [--threads 2] ...
+        tracebench eager against Python eager (the default)
+    /usr/bin/python3 bench/vs_python.py --python-recipe ofi --backend auto
+        tracebench's auto against optimize_for_inference(freeze(trace(m))) (make bench-backends)
 """
 
 import argparse
@@ -34,6 +39,8 @@ def python_samples(args):
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     model = getattr(torchvision.models, args.worker)().eval()
+    if not os.path.exists(args.weights):
+        torch.save(model.state_dict(), args.weights)  # tracebench loads these with --weights
     # Mirrors src/runner/performance.cpp: NoGradGuard (not InferenceMode) and
     # parameters that do not require grad.
     for tensor in model.parameters():
@@ -42,6 +49,8 @@ def python_samples(args):
     x = torch.randn(args.batch_size, 3, 224, 224)
     samples = []
     with torch.no_grad():
+        if args.python_recipe == "ofi":  # what a Python user gets in three lines
+            model = torch.jit.optimize_for_inference(torch.jit.freeze(torch.jit.trace(model, x)))
         # tracebench calls the model warmup + 2 times before sampling (a timed first
         # call, --warmup calls, a memory-measuring call), once for the eager baseline
         # and once for the A/A twin that `--backend eager` adds.
@@ -84,8 +93,13 @@ def last_line(text):
     return lines[-1] if lines else "no output"
 
 
-def run_python(args, model):
+def weights_file(scratch, model):
+    return os.path.join(scratch, model + ".weights.pt")
+
+
+def run_python(args, model, scratch):
     command = [sys.executable, os.path.abspath(__file__), "--worker", model,
+               "--python-recipe", args.python_recipe, "--weights", weights_file(scratch, model),
                "--batch-size", str(args.batch_size), "--threads", str(args.threads),
                "--repeat", str(args.repeat), "--warmup", str(args.warmup),
                "--iterations-per-run", str(args.iterations_per_run), "--seed", str(args.seed)]
@@ -100,7 +114,8 @@ def run_python(args, model):
 
 def run_tracebench(args, model, scratch):
     report = os.path.join(scratch, model + ".json")
-    command = [args.tracebench, "--performance", "--only", model, "--backend", "eager",
+    command = [args.tracebench, "--performance", "--only", model, "--backend", args.backend,
+               "--weights", weights_file(scratch, model), "--auto-tolerance", args.auto_tolerance,
                "--batch-size", str(args.batch_size), "--threads", str(args.threads),
                "-n", str(args.repeat), "--warmup", str(args.warmup),
                "--iterations-per-run", str(args.iterations_per_run), "--seed", str(args.seed),
@@ -110,14 +125,18 @@ def run_tracebench(args, model, scratch):
         raise RuntimeError("tracebench: " + last_line(done.stderr or done.stdout))
     with open(report) as file:
         data = json.load(file)
-    row = data["rows"][0]
+    row = next(row for row in data["rows"] if row["backend"] == args.backend)
     if row["status"] != "pass":
         raise RuntimeError(f"tracebench: {row['status']}: {row['error']}")
     if data["environment"]["torch_threads"] != args.threads:
         raise RuntimeError(f"tracebench ran {data['environment']['torch_threads']} threads")
-    # The eager baseline's samples, not its A/A twin's (`samples_s`), so that both
-    # sides contribute --repeat samples per block.
-    return row["eager_samples_s"]
+    chosen[model] = row.get("chosen", "")
+    # For eager, the baseline's samples, not its A/A twin's (`samples_s`), so that
+    # both sides contribute --repeat samples per block.
+    return row["eager_samples_s"] if args.backend == "eager" else row["samples_s"]
+
+
+chosen = {}  # model -> the backend auto picked, as tracebench's row says
 
 
 def measure(args, model, scratch):
@@ -131,7 +150,8 @@ def measure(args, model, scratch):
             sides.reverse()
         block = {}
         for side, pooled in sides:
-            samples = run_python(args, model) if side == "python" else run_tracebench(args, model, scratch)
+            samples = (run_python(args, model, scratch) if side == "python"
+                       else run_tracebench(args, model, scratch))
             pooled.extend(samples)
             block[side] = statistics.median(samples)
         ratios.append(block["cpp"] / block["python"])
@@ -150,21 +170,28 @@ def main():
     parser.add_argument("--warmup", type=int, default=3)
     parser.add_argument("--iterations-per-run", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1337)
+    parser.add_argument("--backend", default="eager", help="the tracebench backend timed")
+    parser.add_argument("--auto-tolerance", default="exact", choices=["exact", "bf16", "int8"])
+    parser.add_argument("--python-recipe", default="eager", choices=["eager", "ofi"],
+                        help="Python's side: the model as is, or freeze + optimize_for_inference")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
+    parser.add_argument("--weights", help=argparse.SUPPRESS)
     args = parser.parse_args()
 
     if args.worker:
         print(json.dumps(python_samples(args)))
         return 0
     if importlib.util.find_spec("torchvision") is None:
-        print(f"eager_vs_python.py: error: {sys.executable} cannot import torchvision; "
+        print(f"vs_python.py: error: {sys.executable} cannot import torchvision; "
               "run with /usr/bin/python3 (apt-get install python3-torchvision)", file=sys.stderr)
         return 2
     if not os.access(args.tracebench, os.X_OK):
-        print(f"eager_vs_python.py: error: no tracebench binary at {args.tracebench}; "
+        print(f"vs_python.py: error: no tracebench binary at {args.tracebench}; "
               "run `make build` or pass --tracebench PATH", file=sys.stderr)
         return 2
 
+    print(f"tracebench --backend {args.backend} (--auto-tolerance {args.auto_tolerance}) against "
+          f"Python {args.python_recipe}")
     print(f"batch {args.batch_size}, {args.threads} threads, {args.repeat} samples x "
           f"{args.interleave} rounds per side, OPENBLAS_NUM_THREADS="
           f"{child_environment()['OPENBLAS_NUM_THREADS']}, GLIBC_TUNABLES="
@@ -173,7 +200,7 @@ def main():
     # shared machine it tells a clean figure from one taken next to a compiler.
     print(f"{'model':<18}{'C++ ms':>10}{'Python ms':>11}{'C++/Py':>8}{'others':>8}   per-round ratios")
     ratios = []
-    with tempfile.TemporaryDirectory(prefix="eager_vs_python.") as scratch:
+    with tempfile.TemporaryDirectory(prefix="vs_python.") as scratch:
         for model in args.models:
             start_wall, (start_busy, start_ours) = time.monotonic(), cpu_seconds()
             try:
@@ -186,8 +213,9 @@ def main():
             ratio = cpp / python
             ratios.append(ratio)
             spread = " ".join(f"{r:.3f}" for r in round_ratios)
+            picked = f"   ({args.backend}: {chosen[model]})" if chosen.get(model) else ""
             print(f"{model:<18}{cpp * 1e3:>10.2f}{python * 1e3:>11.2f}{ratio:>8.3f}{others:>8.2f}   "
-                  f"{spread}", flush=True)
+                  f"{spread}{picked}", flush=True)
     if ratios:
         geomean = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
         print(f"{'geomean':<18}{'':>10}{'':>11}{geomean:>8.3f}")
