@@ -133,7 +133,7 @@ class XnnpackBackend final : public Backend {
   }
   std::unique_ptr<CompiledModel> compile(Model& model, const CompileOptions& options) override {
     if (options.precision == Precision::kBFloat16) {
-      throw std::runtime_error("xnnpack: float32 only (XNNPACK's LibTorch ops take no bfloat16)");
+      throw UnsupportedModel("xnnpack: float32 only (XNNPACK's LibTorch ops take no bfloat16)");
     }
     auto graph = trace_model_graph(model, options.example_inputs);
     freeze_graph(graph);
