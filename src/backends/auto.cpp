@@ -13,6 +13,7 @@
 #include "accuracy/tolerance.h"
 #include "backends/registry.h"
 #include "measure/statistics.h"
+#include "util/text.h"
 
 namespace tracebench {
 
@@ -29,6 +30,7 @@ struct Candidate {
   std::string name;
   std::unique_ptr<CompiledModel> compiled;
   std::vector<double> samples_s;
+  double median_s = 0;  // of samples_s, once they are all taken
 };
 
 c10::IValue as_float64(const c10::IValue& value) {
@@ -63,8 +65,6 @@ c10::IValue float64_reference(Model& model, const std::vector<c10::IValue>& inpu
   cast_all(false);
   return reference;
 }
-
-double median_ms(std::vector<double> samples) { return median(samples) * 1e3; }
 
 class AutoModel final : public CompiledModel {
  public:
@@ -125,9 +125,8 @@ class AutoBackend final : public Backend {
         }
         kept.push_back(std::move(candidate));
       } catch (const std::exception& error) {
-        const std::string what = error.what();
         dropped.push_back({"auto_dropped", std::string(name) + " does not run the model: " +
-                                               what.substr(0, what.find('\n'))});
+                                               first_line(error.what())});
       }
     }
     if (kept.empty()) throw std::runtime_error("auto: no candidate runs the model");
@@ -141,11 +140,12 @@ class AutoBackend final : public Backend {
       }
     }
     std::map<std::string, double> counters;
-    for (const auto& candidate : kept) {
-      counters["auto_candidate_ms." + candidate.name] = median_ms(candidate.samples_s);
+    for (auto& candidate : kept) {
+      candidate.median_s = median(candidate.samples_s);
+      counters["auto_candidate_ms." + candidate.name] = candidate.median_s * 1e3;
     }
     auto fastest = std::min_element(kept.begin(), kept.end(), [](const auto& a, const auto& b) {
-      return median(a.samples_s) < median(b.samples_s);
+      return a.median_s < b.median_s;
     });
     return std::make_unique<AutoModel>(std::move(*fastest), std::move(counters),
                                        std::move(dropped));

@@ -12,6 +12,7 @@
 #include "backends/frozen_graph.h"
 #include "measure/environment.h"
 #include "tracebench/tracing.h"
+#include "util/text.h"
 
 namespace tracebench {
 
@@ -73,23 +74,24 @@ class Bf16GraphModel final : public GraphExecutorModel {
   bool optimized_;
 };
 
-std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
-
 std::string unsupported_under_autocast(const std::string& error) {
   return "ofi_bf16: the model does not run under bfloat16 autocast: " + first_line(error);
 }
 
-// The first line of why `graph` cannot run `inputs`, or "" when it can.
-std::string run_error(const std::shared_ptr<torch::jit::Graph>& graph,
-                      const std::vector<c10::IValue>& inputs) {
+// The model on `graph` if it runs `inputs`, else nullptr and the first line
+// of why in `error`. Three calls: the executor profiles the first and
+// optimizes for the next ones, which is where mixed operands fail.
+std::unique_ptr<Bf16GraphModel> model_that_runs(std::shared_ptr<torch::jit::Graph> graph,
+                                                bool optimized,
+                                                const std::vector<c10::IValue>& inputs,
+                                                std::string& error) {
+  auto model = std::make_unique<Bf16GraphModel>(std::move(graph), optimized);
   try {
-    // The executor profiles the first call and optimizes for the next ones,
-    // which is where mixed operands fail.
-    GraphExecutorModel executor(graph->copy());
-    for (int call = 0; call < 3; ++call) executor.run(inputs);
-    return "";
-  } catch (const std::exception& error) {
-    return first_line(error.what());
+    for (int call = 0; call < 3; ++call) model->run(inputs);
+    return model;
+  } catch (const std::exception& failure) {
+    error = first_line(failure.what());
+    return nullptr;
   }
 }
 
@@ -115,11 +117,9 @@ class OptimizeForInferenceBf16Backend final : public Backend {
     // leave an op with operands of both types; then the trace runs as it is.
     auto optimized = traced->copy();
     optimize_frozen_graph(optimized);
-    if (run_error(optimized, options.example_inputs).empty()) {
-      return std::make_unique<Bf16GraphModel>(optimized, /*optimized=*/true);
-    }
-    const std::string error = run_error(traced, options.example_inputs);
-    if (error.empty()) return std::make_unique<Bf16GraphModel>(traced, /*optimized=*/false);
+    std::string error;
+    if (auto model = model_that_runs(optimized, true, options.example_inputs, error)) return model;
+    if (auto model = model_that_runs(traced, false, options.example_inputs, error)) return model;
     throw UnsupportedModel(unsupported_under_autocast(error));
   }
 };

@@ -8,6 +8,7 @@
 
 #include "report/row_schema.h"
 #include "tracebench/error.h"
+#include "util/text.h"
 
 namespace tracebench {
 
@@ -123,7 +124,7 @@ RunReport report_from_json(const json& j, const std::string& origin) {
     for (const auto& row : j.at("rows")) report.rows.push_back(row_from_json(row));
   } catch (const json::exception& error) {
     std::string what = error.what();
-    throw UsageError(origin + " has a malformed field (" + what.substr(0, what.find('\n')) +
+    throw UsageError(origin + " has a malformed field (" + first_line(what) +
                      "); regenerate it with --json");
   }
   return report;

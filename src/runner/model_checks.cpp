@@ -1,5 +1,6 @@
 #include "runner/model_checks.h"
 
+#include <functional>
 #include <limits>
 
 namespace tracebench {
@@ -23,47 +24,41 @@ void warn_if_control_flow_was_traced(ResultRow& row, Model& model, const Backend
                          "--randomize-input");
 }
 
-bool has_non_finite(const c10::IValue& value) {
+namespace {
+
+// Calls `visit` on every tensor in `value` (tensors, tuples, lists, dicts, nested).
+void for_each_tensor(const c10::IValue& value,
+                     const std::function<void(const at::Tensor&)>& visit) {
   if (value.isTensor()) {
-    const auto& tensor = value.toTensor();
-    if (!tensor.defined() || !(tensor.is_floating_point() || tensor.is_complex())) return false;
-    return !torch::isfinite(tensor).all().item<bool>();
+    visit(value.toTensor());
+  } else if (value.isTuple()) {
+    for (const auto& element : value.toTupleRef().elements()) for_each_tensor(element, visit);
+  } else if (value.isList()) {
+    for (const auto& element : value.toListRef()) for_each_tensor(element, visit);
+  } else if (value.isGenericDict()) {
+    for (const auto& entry : value.toGenericDict()) for_each_tensor(entry.value(), visit);
   }
-  if (value.isTuple()) {
-    for (const auto& element : value.toTupleRef().elements()) {
-      if (has_non_finite(element)) return true;
-    }
-  }
-  if (value.isList()) {
-    for (const auto& element : value.toListRef()) {
-      if (has_non_finite(element)) return true;
-    }
-  }
-  if (value.isGenericDict()) {
-    for (const auto& entry : value.toGenericDict()) {
-      if (has_non_finite(entry.value())) return true;
-    }
-  }
-  return false;
+}
+
+}  // namespace
+
+bool has_non_finite(const c10::IValue& value) {
+  bool found = false;
+  for_each_tensor(value, [&found](const at::Tensor& tensor) {
+    if (found || !tensor.defined() || !(tensor.is_floating_point() || tensor.is_complex())) return;
+    found = !torch::isfinite(tensor).all().item<bool>();
+  });
+  return found;
 }
 
 int64_t count_denormals(const c10::IValue& value) {
-  if (value.isTensor()) {
-    const auto& tensor = value.toTensor();
-    if (!tensor.defined() || tensor.scalar_type() != at::kFloat) return 0;
-    const auto magnitude = tensor.abs();
-    return ((magnitude > 0) & (magnitude < std::numeric_limits<float>::min()))
-        .sum()
-        .item<int64_t>();
-  }
   int64_t count = 0;
-  if (value.isTuple()) {
-    for (const auto& element : value.toTupleRef().elements()) count += count_denormals(element);
-  } else if (value.isList()) {
-    for (const auto& element : value.toListRef()) count += count_denormals(element);
-  } else if (value.isGenericDict()) {
-    for (const auto& entry : value.toGenericDict()) count += count_denormals(entry.value());
-  }
+  for_each_tensor(value, [&count](const at::Tensor& tensor) {
+    if (!tensor.defined() || tensor.scalar_type() != at::kFloat) return;
+    const auto magnitude = tensor.abs();
+    count +=
+        ((magnitude > 0) & (magnitude < std::numeric_limits<float>::min())).sum().item<int64_t>();
+  });
   return count;
 }
 

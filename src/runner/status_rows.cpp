@@ -18,7 +18,7 @@ constexpr const char* kInterpreterPrefix =
 std::string describe_error(const std::exception& error) {
   const auto* c10_error = dynamic_cast<const c10::Error*>(&error);
   const std::string text = c10_error ? c10_error->what_without_backtrace() : error.what();
-  const std::string first = text.substr(0, text.find('\n'));
+  const std::string first = first_line(text);
   if (first != kInterpreterPrefix) return first;
   return "a TorchScript op failed: " + last_nonempty_line(text);
 }
@@ -63,7 +63,7 @@ ResultRow status_row(const std::string& model, const std::string& backend,
                      const RunOptions& options, const char* status, const std::string& error) {
   ResultRow row = row_for(model, backend, options);
   row.status = status;
-  row.error = error.substr(0, error.find('\n'));
+  row.error = first_line(error);
   return row;
 }
 

@@ -11,12 +11,11 @@
 
 #include "sources/cache.h"
 #include "tracebench/error.h"
+#include "util/text.h"
 
 namespace tracebench {
 
 namespace {
-
-std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
 
 // Branches and loops left after inlining and constant propagation: a trace
 // records only the path its example inputs took.

@@ -77,6 +77,10 @@ inline std::string pad_left(const std::string& text, size_t width) {
   return text.size() >= width ? text : std::string(width - text.size(), ' ') + text;
 }
 
+/// `text` up to its first newline (all of it if none): an error's message
+/// without what follows it (a backtrace, a compiler's context).
+inline std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
 /// The last line of `text` that holds more than spaces, without its newline;
 /// "" if there is none.
 inline std::string last_nonempty_line(const std::string& text) {
