@@ -18,6 +18,10 @@
 
 #include "tracebench/model.h"
 
+namespace torch::jit {
+struct Graph;
+}  // namespace torch::jit
+
 namespace tracebench {
 
 enum class Mode { kInference, kTraining };
@@ -49,6 +53,16 @@ class UnsupportedModel : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// What --save-optimized writes for a compiled model: a TorchScript graph
+/// taking run()'s inputs. `loader_step` is empty when the graph is the one
+/// run() runs; otherwise it names what a loader applies to get that (ofi's
+/// oneDNN-layout weights do not serialize, so ofi saves its frozen graph and
+/// says "torch.jit.optimize_for_inference").
+struct SaveableGraph {
+  std::shared_ptr<torch::jit::Graph> graph;  // nullptr: nothing TorchScript to save
+  std::string loader_step;
+};
+
 /// What a backend may use while compiling.
 struct CompileOptions {
   Mode mode = Mode::kInference;
@@ -71,6 +85,8 @@ class CompiledModel {
   virtual std::vector<BackendWarning> warnings() const { return {}; }
   /// For a backend that picks another (auto): the one it runs; else "".
   virtual std::string chosen() const { return ""; }
+  /// See SaveableGraph; the default is a model with no TorchScript form (eager).
+  virtual SaveableGraph saveable_graph() const { return {}; }
 };
 
 /// What a training iteration needs from the harness, for a backend that runs

@@ -67,7 +67,10 @@ inline std::shared_ptr<torch::jit::Graph> trace_model_graph_with_tensor_inputs(
 class GraphExecutorModel : public CompiledModel {
  public:
   explicit GraphExecutorModel(std::shared_ptr<torch::jit::Graph> graph, Model* model = nullptr)
-      : executor_(std::move(graph), "forward"), model_(model) {}
+      : executor_(graph, "forward"), model_(model) {
+    // A graph that reads the model's tensors as inputs is no model on its own.
+    if (!model_) saveable_.graph = std::move(graph);
+  }
   c10::IValue run(const std::vector<c10::IValue>& inputs) override {
     torch::jit::Stack stack;
     if (model_) {
@@ -77,10 +80,15 @@ class GraphExecutorModel : public CompiledModel {
     executor_.run(stack);
     return stack.at(0);
   }
+  SaveableGraph saveable_graph() const override { return saveable_; }
+  /// For a graph that holds what TorchScript cannot serialize: what to save
+  /// instead (see SaveableGraph).
+  void set_saveable_graph(SaveableGraph saveable) { saveable_ = std::move(saveable); }
 
  private:
   torch::jit::GraphExecutor executor_;
   Model* model_;
+  SaveableGraph saveable_;
 };
 
 }  // namespace tracebench

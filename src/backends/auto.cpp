@@ -87,6 +87,7 @@ class AutoModel final : public CompiledModel {
     return all;
   }
   std::string chosen() const override { return winner_.name; }
+  SaveableGraph saveable_graph() const override { return winner_.compiled->saveable_graph(); }
 
  private:
   Candidate winner_;

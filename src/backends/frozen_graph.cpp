@@ -9,6 +9,9 @@
 #include <torch/csrc/jit/passes/frozen_ops_to_mkldnn.h>
 #include <torch/csrc/jit/passes/graph_rewrite_helper.h>
 
+#include <algorithm>
+#include <cctype>
+
 namespace tracebench {
 
 namespace {
@@ -129,6 +132,17 @@ void rewrite_functional_ops(Graph& graph) {
   }
 }
 
+// Whether ofi's oneDNN step left nodes that torch.jit.load cannot read back
+// (prim::ConstantMKLDNNTensor, prim::mkldnn_convolution, ...).
+bool holds_onednn_nodes(const Graph& graph) {
+  for (const auto* node : graph.nodes()) {
+    std::string kind = node->kind().toQualString();
+    std::transform(kind.begin(), kind.end(), kind.begin(), ::tolower);
+    if (kind.rfind("prim::", 0) == 0 && kind.find("mkldnn") != std::string::npos) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 void freeze_graph(std::shared_ptr<torch::jit::Graph>& graph) {
@@ -149,6 +163,13 @@ void optimize_for_inference_passes(std::shared_ptr<torch::jit::Graph>& graph) {
   torch::jit::FuseFrozenConvAddRelu(graph);
   torch::jit::ConvertFrozenOpsToMKLDNN(graph);
   torch::jit::FrozenLinearTranspose(graph);
+}
+
+SaveableGraph optimize_for_inference_keeping_saveable(std::shared_ptr<torch::jit::Graph>& graph) {
+  auto frozen = graph->copy();
+  optimize_for_inference_passes(graph);
+  if (holds_onednn_nodes(*graph)) return {frozen, "torch.jit.optimize_for_inference"};
+  return {graph, ""};
 }
 
 void optimize_frozen_graph(std::shared_ptr<torch::jit::Graph>& graph) {

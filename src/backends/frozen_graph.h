@@ -7,6 +7,8 @@
 
 #include <memory>
 
+#include "tracebench/backend.h"
+
 namespace tracebench {
 
 /// torch.jit.freeze's passes on a graph whose parameters are already constants:
@@ -23,6 +25,12 @@ void freeze_graph(std::shared_ptr<torch::jit::Graph>& graph);
 /// conv-add-relu fusion, oneDNN (MKLDNN) layouts from each convolution on,
 /// linear as matmul of a pre-transposed weight.
 void optimize_for_inference_passes(std::shared_ptr<torch::jit::Graph>& graph);
+
+/// optimize_for_inference_passes, returning what --save-optimized writes: the
+/// result, or, where the passes left oneDNN-layout tensors (which TorchScript
+/// saves but cannot load), the graph from before them, with
+/// torch.jit.optimize_for_inference as the loader's step.
+SaveableGraph optimize_for_inference_keeping_saveable(std::shared_ptr<torch::jit::Graph>& graph);
 
 /// freeze_graph, then optimize_for_inference_passes: Python's
 /// optimize_for_inference(freeze(trace(m))).

@@ -97,8 +97,10 @@ class Int8DynamicBackend final : public Backend {
     // int8_linears counter says so.
     const int linears = quantize_linears(*graph);
     torch::jit::ConstantPropagation(graph, /*ignore_custom_classes=*/false);
-    optimize_for_inference_passes(graph);
-    return std::make_unique<Int8Model>(graph, linears);
+    const auto saveable = optimize_for_inference_keeping_saveable(graph);
+    auto compiled = std::make_unique<Int8Model>(graph, linears);
+    compiled->set_saveable_graph(saveable);
+    return compiled;
   }
 };
 

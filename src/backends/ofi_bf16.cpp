@@ -116,9 +116,13 @@ class OptimizeForInferenceBf16Backend final : public Backend {
     // Folding float32 batch-norm or bias constants into bfloat16 weights can
     // leave an op with operands of both types; then the trace runs as it is.
     auto optimized = traced->copy();
-    optimize_frozen_graph(optimized);
+    freeze_graph(optimized);
+    const auto saveable = optimize_for_inference_keeping_saveable(optimized);
     std::string error;
-    if (auto model = model_that_runs(optimized, true, options.example_inputs, error)) return model;
+    if (auto model = model_that_runs(optimized, true, options.example_inputs, error)) {
+      model->set_saveable_graph(saveable);
+      return model;
+    }
     if (auto model = model_that_runs(traced, false, options.example_inputs, error)) return model;
     throw UnsupportedModel(unsupported_under_autocast(error));
   }

@@ -18,8 +18,11 @@ class OptimizeForInferenceBackend final : public Backend {
   }
   std::unique_ptr<CompiledModel> compile(Model& model, const CompileOptions& options) override {
     auto graph = trace_model_graph(model, options.example_inputs);
-    optimize_frozen_graph(graph);
-    return std::make_unique<GraphExecutorModel>(graph);
+    freeze_graph(graph);
+    const auto saveable = optimize_for_inference_keeping_saveable(graph);
+    auto compiled = std::make_unique<GraphExecutorModel>(graph);
+    compiled->set_saveable_graph(saveable);
+    return compiled;
   }
 };
 

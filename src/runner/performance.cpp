@@ -20,6 +20,7 @@
 #include "runner/model_checks.h"
 #include "runner/row_statistics.h"
 #include "runner/sample_budget.h"
+#include "runner/save_optimized.h"
 #include "runner/status_rows.h"
 #include "runner/training.h"
 
@@ -320,6 +321,11 @@ std::vector<ResultRow> measure_performance(LoadedModel& loaded, const RunOptions
     add_measurements(*contenders[i].row, contenders[i], contenders[0], options.seed + i);
     if (contenders[i].backend) {
       warn_if_control_flow_was_traced(*contenders[i].row, *loaded.model, *contenders[i].backend);
+    }
+    if (!options.save_optimized.empty() && contenders[i].row->passed()) {
+      save_optimized_module(
+          *contenders[i].row, *contenders[i].compiled,
+          saved_module_path(options.save_optimized, loaded.name, contenders[i].backend_name));
     }
   }
   warn_about_non_finite_output(rows, contenders[0]);

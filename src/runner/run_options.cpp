@@ -1,6 +1,7 @@
 #include "runner/run_options.h"
 
 #include "backends/registry.h"
+#include "runner/save_optimized.h"
 #include "runner/training.h"
 #include "tracebench/error.h"
 
@@ -32,6 +33,20 @@ void validate_measurement_options(const RunOptions& options) {
   }
 }
 
+void validate_save_optimized(const RunOptions& options) {
+  if (options.save_optimized.empty()) return;
+  if (options.accuracy || options.mode == Mode::kTraining) {
+    throw UsageError(
+        "--save-optimized saves what --performance measures for inference; drop "
+        "--accuracy and --training");
+  }
+  if (names_one_saved_module(options.save_optimized) && options.backends.size() > 1) {
+    throw UsageError("--save-optimized " + options.save_optimized +
+                     " names one file, but there are " + std::to_string(options.backends.size()) +
+                     " backends; give a directory to save one file per backend");
+  }
+}
+
 }  // namespace
 
 void validate(const RunOptions& options) {
@@ -54,6 +69,7 @@ void validate(const RunOptions& options) {
   for (const auto& backend : options.backends) make_backend(backend);  // throws if unknown
   validate_measurement_options(options);
   parse_optimizer(options.optimizer);  // likewise
+  validate_save_optimized(options);
 }
 
 }  // namespace tracebench

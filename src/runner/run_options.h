@@ -55,6 +55,9 @@ struct RunOptions {
   /// Shared libraries or C++ sources registering extra backends.
   std::vector<std::string> backend_plugins;
   std::string weights;  // --weights: a state dict for the built-in model; empty: none
+  /// --save-optimized: where each passing row's compiled model is written as
+  /// TorchScript (runner/save_optimized.h); empty: nowhere.
+  std::string save_optimized;
 
   // Measurement and reports (docs/reports.md).
   double target_ci = 0;         // --target-ci: > 0 stops adaptively; 0 keeps --repeat

@@ -10,6 +10,7 @@
 #include "runner/partition.h"
 #include "runner/resume.h"
 #include "runner/run_context.h"
+#include "runner/save_optimized.h"
 #include "runner/status_rows.h"
 #include "tracebench/error.h"
 #include "util/text.h"
@@ -35,6 +36,11 @@ std::vector<ResultRow> run_suite(const RunOptions& options,
   validate(options);
   const auto specs =
       partition_models(select_models(options), options.total_partitions, options.partition_id);
+  if (names_one_saved_module(options.save_optimized) && specs.size() > 1) {
+    throw UsageError("--save-optimized " + options.save_optimized + " names one file, but " +
+                     std::to_string(specs.size()) +
+                     " models are selected; give a directory to save one file per model");
+  }
   apply_process_settings(options);
   // --resume: rows already in the CSV are kept, not rerun (runner/resume.h).
   ResumeState resume =

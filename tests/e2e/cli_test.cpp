@@ -164,6 +164,15 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"NoMode", {}, "choose a mode: --performance or --accuracy"},
         BadInput{"TwoModes", {"--performance", "--accuracy"}, "excludes"},
         BadInput{"TwoPrecisions", {"--performance", "--bfloat16", "--amp"}, "excludes"},
+        BadInput{"SaveOneFileForTwoBackends",
+                 {"--performance", "-k", "Linear", "--backend=ts,ofi", "--save-optimized", "m.pt"},
+                 "give a directory to save one file per backend"},
+        BadInput{"SaveOneFileForTwoModels",
+                 {"--performance", "-k", "resnet", "--backend=ofi", "--save-optimized", "m.pt"},
+                 "give a directory to save one file per model"},
+        BadInput{"SaveInAccuracyMode",
+                 {"--accuracy", "-k", "Linear", "--save-optimized", "out"},
+                 "drop --accuracy and --training"},
         BadInput{"UnknownOptimizer",
                  {"--performance", "--training", "--optimizer", "lbfgs"},
                  "use --optimizer sgd or --optimizer adam"}),
@@ -184,6 +193,23 @@ TEST(Cli, AccuracyModePrintsAStatusPerRowAndThePassRate) {
   std::getline(in, row);
   EXPECT_EQ(header, "dev,name,batch_size,accuracy,backend,detail");
   EXPECT_EQ(row, "cpu,small_convnet,2,pass,eager,");
+}
+
+// The flag reaches the isolated child that compiles the model, and auto's
+// file is its winner's (tests/zoo/saved_module_test.cpp loads such files).
+TEST(Cli, SaveOptimizedWritesOneFilePerModelAndBackend) {
+  const auto dir = testing::process_temp_path("saved");
+  std::filesystem::remove_all(dir);
+  auto result = tracebench({"--performance", "--backend=xnnpack,auto", "-k", "LinearModel", "-n",
+                            "3", "--warnings", "--save-optimized", dir.string()});
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_TRUE(std::filesystem::exists(dir / "LinearModel.xnnpack.pt")) << result.output;
+  // auto may pick eager on so small a model: then the row says why there is no file.
+  EXPECT_NE(std::filesystem::exists(dir / "LinearModel.auto.pt"),
+            result.output.find("auto: --save-optimized: eager has no TorchScript form") !=
+                std::string::npos)
+      << result.output;
+  std::filesystem::remove_all(dir);
 }
 
 TEST(Cli, TrainingPrintsTrainLinesAndMarksUnsupportedBackends) {

@@ -1,0 +1,95 @@
+#include "runner/save_optimized.h"
+
+#include <torch/csrc/jit/ir/ir.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+
+#include "util/text.h"
+
+namespace tracebench {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// A model or backend name as a file name part: a user's class name is safe,
+// but a path-like spec must not make directories.
+std::string file_name_part(std::string name) {
+  std::replace_if(
+      name.begin(), name.end(),
+      [](unsigned char c) { return !(std::isalnum(c) || c == '_' || c == '-' || c == '.'); }, '_');
+  return name;
+}
+
+void warn(ResultRow& row, const std::string& code, const std::string& message) {
+  row.warning_codes.push_back(code);
+  row.warnings.push_back(row.backend + ": " + message);
+}
+
+}  // namespace
+
+bool names_one_saved_module(const std::string& path) { return fs::path(path).extension() == ".pt"; }
+
+std::string saved_module_path(const std::string& path, const std::string& model,
+                              const std::string& backend) {
+  if (names_one_saved_module(path)) return path;
+  return (fs::path(path) / (file_name_part(model) + "." + file_name_part(backend) + ".pt"))
+      .string();
+}
+
+torch::jit::Module module_of_graph(const std::shared_ptr<torch::jit::Graph>& source) {
+  torch::jit::Module module(c10::QualifiedName("__torch__.tracebench.OptimizedModel"));
+  auto graph = source->copy();
+  auto* self = graph->insertInput(0, "self");
+  self->setType(module.type());
+  std::vector<torch::jit::Node*> objects;
+  for (auto* node : graph->nodes()) {
+    if (node->kind() == c10::prim::Constant && node->output()->type()->cast<c10::ClassType>()) {
+      objects.push_back(node);
+    }
+  }
+  for (size_t i = 0; i < objects.size(); ++i) {
+    auto* node = objects[i];
+    const std::string name = "packed_" + std::to_string(i);
+    module.register_attribute(name, node->output()->type(), *torch::jit::toIValue(node->output()));
+    torch::jit::WithInsertPoint here(node);
+    node->output()->replaceAllUsesWith(graph->insertGetAttr(self, name));
+    node->destroy();
+  }
+  auto* forward = module._ivalue()->compilation_unit()->create_function(
+      c10::QualifiedName(*module.type()->name(), "forward"), graph);
+  module.type()->addMethod(forward);
+  return module;
+}
+
+void save_optimized_module(ResultRow& row, const CompiledModel& compiled, const std::string& path) {
+  const SaveableGraph saveable = compiled.saveable_graph();
+  const std::string backend = row.chosen.empty() ? row.backend : row.chosen;
+  if (!saveable.graph) {
+    warn(row, "not_saved",
+         "--save-optimized: " + backend +
+             " has no TorchScript form to save (it runs the model "
+             "as it is); pick a tracing backend");
+    return;
+  }
+  try {
+    const auto parent = fs::path(path).parent_path();
+    if (!parent.empty()) fs::create_directories(parent);
+    module_of_graph(saveable.graph).save(path);
+  } catch (const std::exception& error) {
+    warn(row, "not_saved",
+         "--save-optimized: " + path + " not written: " + first_line(error.what()));
+    return;
+  }
+  if (!saveable.loader_step.empty()) {
+    warn(row, "saved_frozen",
+         path + " holds " + backend +
+             "'s graph before its oneDNN step, whose weights TorchScript "
+             "cannot load; apply " +
+             saveable.loader_step + " after loading");
+  }
+}
+
+}  // namespace tracebench
