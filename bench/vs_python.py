@@ -5,7 +5,10 @@ For each model, blocks of timed samples alternate between a tracebench process a
 a Python process, a few rounds each, so that drift in machine load hits both sides
 alike; each side's statistic is the median over all its samples. Both sides run
 the same weights: Python's torchvision model (seeded) saves its state dict, and
-tracebench loads it with --weights. Prints per model the C++ and Python medians
+tracebench loads it with --weights. The two models torchvision lacks (BERT_pytorch,
+timm_vision_transformer) come from tracebench: it saves its `ofi` module of the model
+(--save-optimized, seeded weights), Python loads that file, and both sides then time the
+same graph of the same weights. Prints per model the C++ and Python medians
 and their ratio (C++ / Python: at or below 1.0 means C++ is not slower), then the
 geomean of the ratios.
 
@@ -27,39 +30,74 @@ import sys
 import tempfile
 import time
 
-MODELS = ["resnet18", "resnet50", "resnext50_32x4d", "alexnet", "vgg16",
-          "mobilenet_v2", "mnasnet1_0", "squeezenet1_1"]
+TORCHVISION_MODELS = ["resnet18", "resnet50", "resnext50_32x4d", "alexnet", "vgg16",
+                      "mobilenet_v2", "mnasnet1_0", "squeezenet1_1"]
+MODELS = TORCHVISION_MODELS + ["BERT_pytorch", "timm_vision_transformer"]
+
+
+def saved_module_inputs(args):
+    """Inputs of the shapes and dtypes `tracebench list --json` gives, at --batch-size.
+
+    Integer inputs (BERT's token and segment ids) are ones, valid ids for any vocabulary;
+    the time a dense model takes does not depend on their values.
+    """
+    import torch
+
+    dtypes = {"Float": torch.float32, "Long": torch.int64, "Int": torch.int32}
+    inputs = []
+    for spec in json.loads(args.input_specs):
+        shape = [args.batch_size] + spec["shape"][1:]
+        dtype = dtypes[spec["dtype"]]
+        inputs.append(torch.randn(shape) if dtype.is_floating_point
+                      else torch.ones(shape, dtype=dtype))
+    return inputs
+
+
+def loaded_model_and_inputs(args):
+    """A model tracebench saved (--save-optimized), which Python then optimizes itself."""
+    import torch
+
+    model = torch.jit.load(args.saved_module).eval()
+    return model, saved_module_inputs(args)
+
+
+def torchvision_model_and_inputs(args):
+    import torch
+    import torchvision
+
+    torch.manual_seed(args.seed)
+    model = getattr(torchvision.models, args.worker)().eval()
+    if not os.path.exists(args.weights):
+        torch.save(model.state_dict(), args.weights)  # tracebench loads these with --weights
+    # `tracebench list` gives every one of the eight a single Bx3x224x224 float32 input.
+    return model, [torch.randn(args.batch_size, 3, 224, 224)]
 
 
 def python_samples(args):
     """Runs in a child process, as tracebench does: one fresh process per block."""
     import torch
-    import torchvision
 
     torch.set_num_threads(args.threads)
-    torch.manual_seed(args.seed)
-    model = getattr(torchvision.models, args.worker)().eval()
-    if not os.path.exists(args.weights):
-        torch.save(model.state_dict(), args.weights)  # tracebench loads these with --weights
+    model, x = (loaded_model_and_inputs(args) if args.saved_module
+                else torchvision_model_and_inputs(args))
     # Mirrors src/runner/performance.cpp: NoGradGuard (not InferenceMode) and
     # parameters that do not require grad.
     for tensor in model.parameters():
         tensor.requires_grad_(False)
-    # `tracebench list` gives every one of the eight a single Bx3x224x224 float32 input.
-    x = torch.randn(args.batch_size, 3, 224, 224)
     samples = []
     with torch.no_grad():
         if args.python_recipe == "ofi":  # what a Python user gets in three lines
-            model = torch.jit.optimize_for_inference(torch.jit.freeze(torch.jit.trace(model, x)))
+            traced = model if args.saved_module else torch.jit.trace(model, tuple(x))
+            model = torch.jit.optimize_for_inference(torch.jit.freeze(traced))
         # tracebench calls the model warmup + 2 times before sampling (a timed first
         # call, --warmup calls, a memory-measuring call), once for the eager baseline
         # and once for the A/A twin that `--backend eager` adds.
         for _ in range(2 * (args.warmup + 2)):
-            model(x)
+            model(*x)
         for _ in range(args.repeat):
             start = time.perf_counter()  # monotonic, like tracebench's steady_clock
             for _ in range(args.iterations_per_run):
-                model(x)
+                model(*x)
             samples.append((time.perf_counter() - start) / args.iterations_per_run)
     return {"samples_s": samples, "threads": torch.get_num_threads()}
 
@@ -97,12 +135,43 @@ def weights_file(scratch, model):
     return os.path.join(scratch, model + ".weights.pt")
 
 
-def run_python(args, model, scratch):
+def saved_module_file(scratch, model):
+    return os.path.join(scratch, model + ".ofi.pt")
+
+
+def common_flags(args):
+    """The flags both sides take alike."""
+    return ["--batch-size", str(args.batch_size), "--threads", str(args.threads),
+            "--warmup", str(args.warmup), "--iterations-per-run", str(args.iterations_per_run),
+            "--seed", str(args.seed)]
+
+
+def model_flags(model, scratch):
+    """How tracebench gets the same weights as Python: torchvision's state dict, or
+    (models Python loads from tracebench's file) the same seed."""
+    return ["--weights", weights_file(scratch, model)] if model in TORCHVISION_MODELS else []
+
+
+def save_module_for_python(args, model, scratch, input_specs):
+    """tracebench's ofi module of a model torchvision lacks, for Python to load."""
+    if args.python_recipe != "ofi":
+        raise RuntimeError("Python runs this model from tracebench's saved graph, so only "
+                           "--python-recipe ofi compares it")
+    command = [args.tracebench, "--performance", "--only", model, "--backend", "ofi",
+               "-n", "1", "--save-optimized", saved_module_file(scratch, model)] + common_flags(args)
+    done = subprocess.run(command, capture_output=True, text=True, env=child_environment())
+    if done.returncode != 0 or not os.path.exists(saved_module_file(scratch, model)):
+        raise RuntimeError("tracebench --save-optimized: " + last_line(done.stderr or done.stdout))
+    return input_specs[model]
+
+
+def run_python(args, model, scratch, input_specs=None):
     command = [sys.executable, os.path.abspath(__file__), "--worker", model,
                "--python-recipe", args.python_recipe, "--weights", weights_file(scratch, model),
-               "--batch-size", str(args.batch_size), "--threads", str(args.threads),
-               "--repeat", str(args.repeat), "--warmup", str(args.warmup),
-               "--iterations-per-run", str(args.iterations_per_run), "--seed", str(args.seed)]
+               "--repeat", str(args.repeat)] + common_flags(args)
+    if input_specs:
+        command += ["--saved-module", saved_module_file(scratch, model),
+                    "--input-specs", json.dumps(input_specs)]
     done = subprocess.run(command, capture_output=True, text=True, env=child_environment())
     if done.returncode != 0:
         raise RuntimeError("python: " + last_line(done.stderr))
@@ -114,12 +183,9 @@ def run_python(args, model, scratch):
 
 def run_tracebench(args, model, scratch):
     report = os.path.join(scratch, model + ".json")
-    command = [args.tracebench, "--performance", "--only", model, "--backend", args.backend,
-               "--weights", weights_file(scratch, model), "--auto-tolerance", args.auto_tolerance,
-               "--batch-size", str(args.batch_size), "--threads", str(args.threads),
-               "-n", str(args.repeat), "--warmup", str(args.warmup),
-               "--iterations-per-run", str(args.iterations_per_run), "--seed", str(args.seed),
-               "--json", report]
+    command = ([args.tracebench, "--performance", "--only", model, "--backend", args.backend,
+                "--auto-tolerance", args.auto_tolerance, "-n", str(args.repeat), "--json", report]
+               + model_flags(model, scratch) + common_flags(args))
     done = subprocess.run(command, capture_output=True, text=True, env=child_environment())
     if done.returncode != 0:
         raise RuntimeError("tracebench: " + last_line(done.stderr or done.stdout))
@@ -139,7 +205,9 @@ def run_tracebench(args, model, scratch):
 chosen = {}  # model -> the backend auto picked, as tracebench's row says
 
 
-def measure(args, model, scratch):
+def measure(args, model, scratch, input_specs):
+    specs = (None if model in TORCHVISION_MODELS
+             else save_module_for_python(args, model, scratch, input_specs))
     cpp, python = [], []
     ratios = []
     for round_index in range(args.interleave):
@@ -150,7 +218,7 @@ def measure(args, model, scratch):
             sides.reverse()
         block = {}
         for side, pooled in sides:
-            samples = (run_python(args, model, scratch) if side == "python"
+            samples = (run_python(args, model, scratch, specs) if side == "python"
                        else run_tracebench(args, model, scratch))
             pooled.extend(samples)
             block[side] = statistics.median(samples)
@@ -176,6 +244,8 @@ def main():
                         help="Python's side: the model as is, or freeze + optimize_for_inference")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--weights", help=argparse.SUPPRESS)
+    parser.add_argument("--saved-module", help=argparse.SUPPRESS)
+    parser.add_argument("--input-specs", help=argparse.SUPPRESS)
     args = parser.parse_args()
 
     if args.worker:
@@ -198,15 +268,17 @@ def main():
           f"{child_environment()['GLIBC_TUNABLES']}, load average {os.getloadavg()[0]:.2f} at start")
     # "others": cores kept busy by processes other than ours while a model ran; on a
     # shared machine it tells a clean figure from one taken next to a compiler.
-    print(f"{'model':<18}{'C++ ms':>10}{'Python ms':>11}{'C++/Py':>8}{'others':>8}   per-round ratios")
+    print(f"{'model':<24}{'C++ ms':>10}{'Python ms':>11}{'C++/Py':>8}{'others':>8}   per-round ratios")
     ratios = []
+    listed = subprocess.run([args.tracebench, "list", "--json"], capture_output=True, text=True)
+    input_specs = {entry["name"]: entry["inputs"] for entry in json.loads(listed.stdout)["models"]}
     with tempfile.TemporaryDirectory(prefix="vs_python.") as scratch:
         for model in args.models:
             start_wall, (start_busy, start_ours) = time.monotonic(), cpu_seconds()
             try:
-                cpp, python, round_ratios = measure(args, model, scratch)
+                cpp, python, round_ratios = measure(args, model, scratch, input_specs)
             except Exception as error:  # one model's failure must not end the run
-                print(f"{model:<18}failed: {error}", flush=True)
+                print(f"{model:<24}failed: {error}", flush=True)
                 continue
             busy, ours = cpu_seconds()
             others = (busy - start_busy - (ours - start_ours)) / (time.monotonic() - start_wall)
@@ -214,11 +286,11 @@ def main():
             ratios.append(ratio)
             spread = " ".join(f"{r:.3f}" for r in round_ratios)
             picked = f"   ({args.backend}: {chosen[model]})" if chosen.get(model) else ""
-            print(f"{model:<18}{cpp * 1e3:>10.2f}{python * 1e3:>11.2f}{ratio:>8.3f}{others:>8.2f}   "
+            print(f"{model:<24}{cpp * 1e3:>10.2f}{python * 1e3:>11.2f}{ratio:>8.3f}{others:>8.2f}   "
                   f"{spread}{picked}", flush=True)
     if ratios:
         geomean = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
-        print(f"{'geomean':<18}{'':>10}{'':>11}{geomean:>8.3f}")
+        print(f"{'geomean':<24}{'':>10}{'':>11}{geomean:>8.3f}")
     print(f"load average {os.getloadavg()[0]:.2f} at end")
     return 0
 

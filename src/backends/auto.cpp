@@ -20,7 +20,8 @@ namespace tracebench {
 namespace {
 
 // Eager first: if nothing else passes or wins, auto runs the model as it is.
-constexpr const char* kCandidates[] = {"eager", "ofi", "xnnpack", "ofi_bf16", "int8_dynamic"};
+constexpr const char* kCandidates[] = {"eager",   "ofi",      "onednn_linear",
+                                       "xnnpack", "ofi_bf16", "int8_dynamic"};
 
 // Rounds of one timed call per candidate, in turn, so that drift in machine
 // load hits every candidate alike.
@@ -100,7 +101,8 @@ class AutoBackend final : public Backend {
   std::string name() const override { return "auto"; }
   bool traces_model() const override { return true; }
   std::string description() const override {
-    return "the fastest of eager/ofi/xnnpack (+ofi_bf16, int8_dynamic under --auto-tolerance) "
+    return "the fastest of eager/ofi/onednn_linear/xnnpack (+ofi_bf16, int8_dynamic under "
+           "--auto-tolerance) "
            "that passes the accuracy rule";
   }
 

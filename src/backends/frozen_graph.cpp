@@ -159,15 +159,18 @@ void freeze_graph(std::shared_ptr<torch::jit::Graph>& graph) {
   torch::jit::OptimizeFrozenGraph(graph, /*optimize_numerics=*/true);
 }
 
-void optimize_for_inference_passes(std::shared_ptr<torch::jit::Graph>& graph) {
+void optimize_for_inference_passes(std::shared_ptr<torch::jit::Graph>& graph,
+                                   const LinearRewrite& before_linear_transpose) {
   torch::jit::FuseFrozenConvAddRelu(graph);
   torch::jit::ConvertFrozenOpsToMKLDNN(graph);
+  if (before_linear_transpose) before_linear_transpose(*graph);
   torch::jit::FrozenLinearTranspose(graph);
 }
 
-SaveableGraph optimize_for_inference_keeping_saveable(std::shared_ptr<torch::jit::Graph>& graph) {
+SaveableGraph optimize_for_inference_keeping_saveable(
+    std::shared_ptr<torch::jit::Graph>& graph, const LinearRewrite& before_linear_transpose) {
   auto frozen = graph->copy();
-  optimize_for_inference_passes(graph);
+  optimize_for_inference_passes(graph, before_linear_transpose);
   if (holds_onednn_nodes(*graph)) return {frozen, "torch.jit.optimize_for_inference"};
   return {graph, ""};
 }

@@ -5,6 +5,7 @@
 
 #include <torch/csrc/jit/ir/ir.h>
 
+#include <functional>
 #include <memory>
 
 #include "tracebench/backend.h"
@@ -21,16 +22,26 @@ namespace tracebench {
 /// (tests/zoo/ofi_graph_test.cpp).
 void freeze_graph(std::shared_ptr<torch::jit::Graph>& graph);
 
+/// A change to the graph between ofi's oneDNN step and its last one, which
+/// turns every aten::linear left (those outside a oneDNN group) into a matmul
+/// of a pre-transposed weight.
+using LinearRewrite = std::function<void(torch::jit::Graph&)>;
+
 /// What torch.jit.optimize_for_inference adds on CPU to a frozen graph:
 /// conv-add-relu fusion, oneDNN (MKLDNN) layouts from each convolution on,
-/// linear as matmul of a pre-transposed weight.
-void optimize_for_inference_passes(std::shared_ptr<torch::jit::Graph>& graph);
+/// linear as matmul of a pre-transposed weight; `before_linear_transpose`
+/// runs before that last step.
+void optimize_for_inference_passes(std::shared_ptr<torch::jit::Graph>& graph,
+                                   const LinearRewrite& before_linear_transpose = nullptr);
 
 /// optimize_for_inference_passes, returning what --save-optimized writes: the
 /// result, or, where the passes left oneDNN-layout tensors (which TorchScript
 /// saves but cannot load), the graph from before them, with
-/// torch.jit.optimize_for_inference as the loader's step.
-SaveableGraph optimize_for_inference_keeping_saveable(std::shared_ptr<torch::jit::Graph>& graph);
+/// torch.jit.optimize_for_inference as the loader's step (which makes ofi's
+/// graph of it).
+SaveableGraph optimize_for_inference_keeping_saveable(
+    std::shared_ptr<torch::jit::Graph>& graph,
+    const LinearRewrite& before_linear_transpose = nullptr);
 
 /// freeze_graph, then optimize_for_inference_passes: Python's
 /// optimize_for_inference(freeze(trace(m))).

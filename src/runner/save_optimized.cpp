@@ -86,9 +86,9 @@ void save_optimized_module(ResultRow& row, const CompiledModel& compiled, const 
   if (!saveable.loader_step.empty()) {
     warn(row, "saved_frozen",
          path + " holds " + backend +
-             "'s graph before its oneDNN step, whose weights TorchScript "
-             "cannot load; apply " +
-             saveable.loader_step + " after loading");
+             "'s frozen graph from before its oneDNN step, whose weights TorchScript cannot "
+             "load; after loading, " +
+             saveable.loader_step + " makes ofi's graph of it");
   }
 }
 

@@ -1,6 +1,6 @@
 // The built-in backends compute what eager computes (the reduced-precision
-// ones within their rule), and ofi, int8_dynamic and xnnpack really rewrite
-// the graph.
+// ones within their rule), and ofi, int8_dynamic, onednn_linear and xnnpack
+// really rewrite the graph.
 
 #include <gtest/gtest.h>
 
@@ -45,7 +45,8 @@ TEST_P(BackendsMatchEager, SameOutputs) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllBuiltIns, BackendsMatchEager,
-                         ::testing::Combine(::testing::Values("eager", "ts", "ofi", "xnnpack"),
+                         ::testing::Combine(::testing::Values("eager", "ts", "ofi", "xnnpack",
+                                                              "onednn_linear"),
                                             ::testing::Values("LinearModel", "small_convnet")));
 
 TEST(Tracing, ParametersBecomeConstantsAndInputsStayInputs) {
@@ -123,6 +124,24 @@ TEST(Int8Dynamic, QuantizesEveryLinearLayer) {
   options.example_inputs = model->example_inputs();
   auto compiled = make_backend("int8_dynamic")->compile(*model, options);
   EXPECT_EQ(counter(*compiled, "int8_linears"), 2);  // two Linear(10, 10)
+}
+
+// Linears with at least 8 rows go to oneDNN, exactly; fewer stay on BLAS.
+TEST(OnednnLinear, RunsLinearsWithEnoughRowsInOnednn) {
+  torch::NoGradGuard no_grad;
+  for (const auto& [batch, expected_linears] : {std::pair{8, 2}, std::pair{2, 0}}) {
+    auto model = inference_model("LinearModel", batch);
+    CompileOptions options;
+    options.example_inputs = model->example_inputs();
+    auto compiled = make_backend("onednn_linear")->compile(*model, options);
+    EXPECT_EQ(counter(*compiled, "onednn_linears"), expected_linears) << "batch " << batch;
+    const auto expected = model->forward(options.example_inputs).toTensor();
+    for (int call = 0; call < 3; ++call) {
+      EXPECT_TRUE(
+          torch::allclose(compiled->run(options.example_inputs).toTensor(), expected, 1e-5, 1e-5))
+          << "batch " << batch << " call " << call;
+    }
+  }
 }
 
 TEST(Xnnpack, PacksConvolutionsAndLinearsAndFusesTheirRelus) {
