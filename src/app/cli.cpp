@@ -87,7 +87,7 @@ void add_run_options(CLI::App& app, RunOptions& options, ModeFlags& flags) {
   app.add_option("--save-optimized", options.save_optimized,
                  "Write each measured backend's compiled model as TorchScript, loadable by "
                  "torch.jit.load: FILE.pt for one model and backend, else a directory of "
-                 "MODEL.BACKEND.pt files (auto saves its winner)");
+                 "MODEL.BACKEND.pt files; auto saves its winner (default: nothing saved)");
 }
 
 }  // namespace
