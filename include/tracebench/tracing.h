@@ -8,6 +8,7 @@
 #include <torch/csrc/jit/passes/dead_code_elimination.h>
 #include <torch/csrc/jit/runtime/graph_executor.h>
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -81,6 +82,9 @@ class GraphExecutorModel : public CompiledModel {
     return stack.at(0);
   }
   SaveableGraph saveable_graph() const override { return saveable_; }
+  std::map<std::string, double> counters() const override { return counters_; }
+  /// A figure the row reports about how the graph was compiled (CompiledModel::counters).
+  void set_counter(const std::string& name, double value) { counters_[name] = value; }
   /// For a graph that holds what TorchScript cannot serialize: what to save
   /// instead (see SaveableGraph).
   void set_saveable_graph(SaveableGraph saveable) { saveable_ = std::move(saveable); }
@@ -89,6 +93,7 @@ class GraphExecutorModel : public CompiledModel {
   torch::jit::GraphExecutor executor_;
   Model* model_;
   SaveableGraph saveable_;
+  std::map<std::string, double> counters_;
 };
 
 }  // namespace tracebench

@@ -13,6 +13,7 @@
 #include "accuracy/tolerance.h"
 #include "backends/registry.h"
 #include "measure/statistics.h"
+#include "util/tensor_tree.h"
 #include "util/text.h"
 
 namespace tracebench {
@@ -35,10 +36,9 @@ struct Candidate {
 };
 
 c10::IValue as_float64(const c10::IValue& value) {
-  if (value.isTensor() && value.toTensor().is_floating_point()) {
-    return value.toTensor().to(at::kDouble);
-  }
-  return value;
+  return map_tensors(value, [](const at::Tensor& tensor) {
+    return tensor.is_floating_point() ? tensor.to(at::kDouble) : tensor;
+  });
 }
 
 // The model's outputs in float64 (parameters, buffers and float inputs cast,

@@ -175,6 +175,27 @@ SaveableGraph optimize_for_inference_keeping_saveable(
   return {graph, ""};
 }
 
+int rewrite_constant_linears(Graph& graph,
+                             const std::function<bool(Node*, const at::Tensor&)>& rewrite) {
+  // Collected first: a rewrite destroys the node.
+  std::vector<Node*> linears;
+  for (Node* node : graph.nodes()) {
+    if (node->kind() == at::aten::linear) linears.push_back(node);
+  }
+  int rewritten = 0;
+  for (Node* linear : linears) {
+    const auto weight = torch::jit::toIValue(linear->input(1));
+    if (!weight || !weight->isTensor()) continue;
+    const auto& tensor = weight->toTensor();
+    if (tensor.layout() != at::kStrided || tensor.dim() != 2 ||
+        tensor.scalar_type() != at::kFloat) {
+      continue;
+    }
+    rewritten += rewrite(linear, tensor) ? 1 : 0;
+  }
+  return rewritten;
+}
+
 void optimize_frozen_graph(std::shared_ptr<torch::jit::Graph>& graph) {
   freeze_graph(graph);
   optimize_for_inference_passes(graph);

@@ -43,6 +43,13 @@ SaveableGraph optimize_for_inference_keeping_saveable(
     std::shared_ptr<torch::jit::Graph>& graph,
     const LinearRewrite& before_linear_transpose = nullptr);
 
+/// Calls `rewrite` on each top-level aten::linear whose weight is a constant
+/// 2-d float32 tensor in the ordinary (strided) layout, with that weight;
+/// `rewrite` returns whether it replaced the node. Returns how many it did.
+int rewrite_constant_linears(
+    torch::jit::Graph& graph,
+    const std::function<bool(torch::jit::Node* linear, const at::Tensor& weight)>& rewrite);
+
 /// freeze_graph, then optimize_for_inference_passes: Python's
 /// optimize_for_inference(freeze(trace(m))).
 void optimize_frozen_graph(std::shared_ptr<torch::jit::Graph>& graph);

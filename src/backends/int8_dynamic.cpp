@@ -37,17 +37,13 @@ at::Tensor quantize_weight(const at::Tensor& weight) {
   return at::quantize_per_channel(weight, scales, zero_points, /*axis=*/0, at::kQInt8);
 }
 
-// Returns whether it rewrote `linear`.
-bool quantize_linear(Node* linear) {
-  auto weight = torch::jit::toIValue(linear->input(1));
-  if (!weight || !weight->isTensor()) return false;
-  const auto& tensor = weight->toTensor();
-  if (tensor.dim() != 2 || tensor.scalar_type() != at::kFloat) return false;
+// Returns whether it rewrote `linear` (always).
+bool quantize_linear(Node* linear, const at::Tensor& weight) {
   auto& graph = *linear->owningGraph();
   torch::jit::WithInsertPoint before(linear);
   // Graph::insert matches each op's schema, which types the outputs.
   auto* packed = graph.insert(c10::Symbol::fromQualString("quantized::linear_prepack"),
-                              {graph.insertConstant(quantize_weight(tensor)), linear->input(2)});
+                              {graph.insertConstant(quantize_weight(weight)), linear->input(2)});
   auto* quantized = graph.insert(c10::Symbol::fromQualString("quantized::linear_dynamic"),
                                  {linear->input(0), packed, false});  // reduce_range: not on oneDNN
   quantized->setType(linear->output()->type());
@@ -55,27 +51,6 @@ bool quantize_linear(Node* linear) {
   linear->destroy();
   return true;
 }
-
-int quantize_linears(torch::jit::Graph& graph) {
-  static const auto kLinear = c10::Symbol::fromQualString("aten::linear");
-  std::vector<Node*> linears;
-  for (Node* node : graph.nodes()) {
-    if (node->kind() == kLinear) linears.push_back(node);
-  }
-  return static_cast<int>(std::count_if(linears.begin(), linears.end(), quantize_linear));
-}
-
-class Int8Model final : public GraphExecutorModel {
- public:
-  Int8Model(std::shared_ptr<torch::jit::Graph> graph, int linears)
-      : GraphExecutorModel(std::move(graph)), linears_(linears) {}
-  std::map<std::string, double> counters() const override {
-    return {{"int8_linears", static_cast<double>(linears_)}};
-  }
-
- private:
-  int linears_;
-};
 
 class Int8DynamicBackend final : public Backend {
  public:
@@ -95,11 +70,12 @@ class Int8DynamicBackend final : public Backend {
     freeze_graph(graph);
     // With no linear layer (a convolutional network) this is ofi; the
     // int8_linears counter says so.
-    const int linears = quantize_linears(*graph);
+    const int linears = rewrite_constant_linears(*graph, quantize_linear);
     torch::jit::ConstantPropagation(graph, /*ignore_custom_classes=*/false);
     const auto saveable = optimize_for_inference_keeping_saveable(graph);
-    auto compiled = std::make_unique<Int8Model>(graph, linears);
+    auto compiled = std::make_unique<GraphExecutorModel>(graph);
     compiled->set_saveable_graph(saveable);
+    compiled->set_counter("int8_linears", linears);
     return compiled;
   }
 };

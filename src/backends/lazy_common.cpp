@@ -3,6 +3,7 @@
 #include "backends/lazy_kernels.h"
 #include "backends/lazy_rewrites.h"
 #include "tracebench/tracing.h"
+#include "util/tensor_tree.h"
 
 #include <torch/csrc/jit/ir/constants.h>
 #include <torch/csrc/jit/passes/dead_code_elimination.h>
@@ -153,44 +154,12 @@ c10::IValue LazyProgram::record_lazy(const std::vector<c10::IValue>& lazy_inputs
 }
 
 void flatten_tensors(const c10::IValue& value, std::vector<at::Tensor>& out) {
-  if (value.isTensor()) {
-    out.push_back(value.toTensor());
-  } else if (value.isTuple()) {
-    for (const auto& element : value.toTupleRef().elements()) flatten_tensors(element, out);
-  } else if (value.isList()) {
-    for (const auto& element : value.toListRef()) flatten_tensors(element, out);
-  } else if (value.isGenericDict()) {
-    for (const auto& entry : value.toGenericDict()) flatten_tensors(entry.value(), out);
-  }
+  for_each_tensor(value, [&out](const at::Tensor& tensor) { out.push_back(tensor); });
 }
 
 c10::IValue unflatten_tensors(const c10::IValue& like, const std::vector<at::Tensor>& tensors,
                               size_t& next) {
-  if (like.isTensor()) return tensors.at(next++);
-  if (like.isTuple()) {
-    std::vector<c10::IValue> elements;
-    for (const auto& element : like.toTupleRef().elements()) {
-      elements.push_back(unflatten_tensors(element, tensors, next));
-    }
-    return c10::ivalue::Tuple::create(std::move(elements));
-  }
-  if (like.isTensorList()) {
-    c10::List<at::Tensor> list;
-    for (size_t i = 0; i < like.toTensorList().size(); ++i) list.push_back(tensors.at(next++));
-    return list;
-  }
-  if (like.isList()) {
-    auto list = like.toList().copy();
-    for (size_t i = 0; i < list.size(); ++i)
-      list.set(i, unflatten_tensors(list.get(i), tensors, next));
-    return list;
-  }
-  if (like.isGenericDict()) {
-    auto dict = like.toGenericDict().copy();
-    for (auto& entry : dict) entry.setValue(unflatten_tensors(entry.value(), tensors, next));
-    return dict;
-  }
-  return like;
+  return map_tensors(like, [&](const at::Tensor&) { return tensors.at(next++); });
 }
 
 std::map<std::string, int64_t> eager_fallback_counts() {

@@ -12,6 +12,7 @@
 #include "backends/frozen_graph.h"
 #include "measure/environment.h"
 #include "tracebench/tracing.h"
+#include "util/tensor_tree.h"
 #include "util/text.h"
 
 namespace tracebench {
@@ -21,30 +22,9 @@ namespace {
 // The model's float32 outputs come out of the graph as bfloat16 where the
 // last op was autocast's; the caller gets the dtype the model returns.
 c10::IValue bf16_to_float(const c10::IValue& value) {
-  if (value.isTensor()) {
-    const auto& tensor = value.toTensor();
-    return tensor.scalar_type() == at::kBFloat16 ? c10::IValue(tensor.to(at::kFloat)) : value;
-  }
-  if (value.isTuple()) {
-    std::vector<c10::IValue> elements;
-    for (const auto& element : value.toTupleRef().elements()) {
-      elements.push_back(bf16_to_float(element));
-    }
-    return c10::ivalue::Tuple::create(std::move(elements));
-  }
-  if (value.isList()) {
-    auto list = value.toList().copy();
-    for (size_t i = 0; i < list.size(); ++i) list.set(i, bf16_to_float(list.get(i)));
-    return list;
-  }
-  if (value.isGenericDict()) {
-    auto dict = value.toGenericDict().copy();
-    for (const auto& entry : value.toGenericDict()) {
-      dict.insert_or_assign(entry.key(), bf16_to_float(entry.value()));
-    }
-    return dict;
-  }
-  return value;
+  return map_tensors(value, [](const at::Tensor& tensor) {
+    return tensor.scalar_type() == at::kBFloat16 ? tensor.to(at::kFloat) : tensor;
+  });
 }
 
 class Bf16GraphModel final : public GraphExecutorModel {

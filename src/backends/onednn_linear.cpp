@@ -10,10 +10,6 @@
 // conversions (~25 us) cost more than the layer: so it is a backend of its
 // own, which `auto` weighs, not part of ofi (docs/backends.md).
 
-#include <torch/csrc/jit/ir/constants.h>
-
-#include <algorithm>
-
 #include "backends/frozen_graph.h"
 #include "tracebench/tracing.h"
 
@@ -41,18 +37,14 @@ int64_t rows_of(const torch::jit::Value* input) {
 }
 
 // Returns whether it rewrote `linear`.
-bool run_linear_in_onednn(Node* linear) {
-  auto weight = torch::jit::toIValue(linear->input(1));
-  if (!weight || !weight->isTensor()) return false;
-  const auto& tensor = weight->toTensor();
-  if (tensor.dim() != 2 || tensor.scalar_type() != at::kFloat || tensor.is_mkldnn()) return false;
+bool run_linear_in_onednn(Node* linear, const at::Tensor& weight) {
   if (rows_of(linear->input(0)) < kMinRows) return false;
   auto& graph = *linear->owningGraph();
   torch::jit::WithInsertPoint before(linear);
   // What ofi's own conversion makes of a weight: a node holding the
   // oneDNN-layout tensor, which the graph executor's constant passes leave alone.
   auto* onednn_weight = graph.create(c10::prim::ConstantMKLDNNTensor, 1);
-  const auto onednn_tensor = tensor.to_mkldnn();
+  const auto onednn_tensor = weight.to_mkldnn();
   onednn_weight->t_(c10::attr::value, onednn_tensor);
   onednn_weight->output()->setType(c10::TensorType::create(onednn_tensor));
   graph.insertNode(onednn_weight);
@@ -66,26 +58,6 @@ bool run_linear_in_onednn(Node* linear) {
   return true;
 }
 
-int run_linears_in_onednn(torch::jit::Graph& graph) {
-  std::vector<Node*> linears;
-  for (Node* node : graph.nodes()) {
-    if (node->kind() == at::aten::linear) linears.push_back(node);
-  }
-  return static_cast<int>(std::count_if(linears.begin(), linears.end(), run_linear_in_onednn));
-}
-
-class OnednnLinearModel final : public GraphExecutorModel {
- public:
-  OnednnLinearModel(std::shared_ptr<torch::jit::Graph> graph, int linears)
-      : GraphExecutorModel(std::move(graph)), linears_(linears) {}
-  std::map<std::string, double> counters() const override {
-    return {{"onednn_linears", static_cast<double>(linears_)}};
-  }
-
- private:
-  int linears_;
-};
-
 class OnednnLinearBackend final : public Backend {
  public:
   std::string name() const override { return "onednn_linear"; }
@@ -97,11 +69,14 @@ class OnednnLinearBackend final : public Backend {
     auto graph = trace_model_graph(model, options.example_inputs);
     freeze_graph(graph);
     int linears = 0;
-    const auto saveable = optimize_for_inference_keeping_saveable(
-        graph, [&linears](torch::jit::Graph& g) { linears = run_linears_in_onednn(g); });
-    // With no linear left to BLAS this is ofi; the onednn_linears counter says so.
-    auto compiled = std::make_unique<OnednnLinearModel>(graph, linears);
+    const auto saveable =
+        optimize_for_inference_keeping_saveable(graph, [&linears](torch::jit::Graph& g) {
+          linears = rewrite_constant_linears(g, run_linear_in_onednn);
+        });
+    auto compiled = std::make_unique<GraphExecutorModel>(graph);
     compiled->set_saveable_graph(saveable);
+    // With no linear left to BLAS this is ofi; the counter says so.
+    compiled->set_counter("onednn_linears", linears);
     return compiled;
   }
 };

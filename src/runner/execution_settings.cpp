@@ -6,6 +6,7 @@
 
 #include "measure/openblas.h"
 #include "tracebench/error.h"
+#include "util/tensor_tree.h"
 
 namespace tracebench {
 
@@ -34,11 +35,9 @@ std::vector<c10::IValue> cast_inputs(const std::vector<c10::IValue>& inputs,
                                      c10::ScalarType dtype) {
   std::vector<c10::IValue> cast;
   for (const auto& input : inputs) {
-    if (input.isTensor() && input.toTensor().is_floating_point()) {
-      cast.emplace_back(input.toTensor().to(dtype));
-    } else {
-      cast.push_back(input);
-    }
+    cast.push_back(map_tensors(input, [dtype](const at::Tensor& tensor) {
+      return tensor.is_floating_point() ? tensor.to(dtype) : tensor;
+    }));
   }
   return cast;
 }

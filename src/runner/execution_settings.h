@@ -31,7 +31,7 @@ c10::ScalarType storage_dtype(Precision precision);
 /// Casts every floating-point parameter and buffer of `model` in place.
 void cast_model(Model& model, c10::ScalarType dtype);
 
-/// Float tensors cast to `dtype`; other inputs unchanged.
+/// Float tensors (nested ones too) cast to `dtype`; everything else unchanged.
 std::vector<c10::IValue> cast_inputs(const std::vector<c10::IValue>& inputs, c10::ScalarType dtype);
 
 }  // namespace tracebench

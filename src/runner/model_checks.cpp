@@ -1,7 +1,8 @@
 #include "runner/model_checks.h"
 
-#include <functional>
 #include <limits>
+
+#include "util/tensor_tree.h"
 
 namespace tracebench {
 
@@ -23,24 +24,6 @@ void warn_if_control_flow_was_traced(ResultRow& row, Model& model, const Backend
                          "model branches or loops at run time); check it with --accuracy "
                          "--randomize-input");
 }
-
-namespace {
-
-// Calls `visit` on every tensor in `value` (tensors, tuples, lists, dicts, nested).
-void for_each_tensor(const c10::IValue& value,
-                     const std::function<void(const at::Tensor&)>& visit) {
-  if (value.isTensor()) {
-    visit(value.toTensor());
-  } else if (value.isTuple()) {
-    for (const auto& element : value.toTupleRef().elements()) for_each_tensor(element, visit);
-  } else if (value.isList()) {
-    for (const auto& element : value.toListRef()) for_each_tensor(element, visit);
-  } else if (value.isGenericDict()) {
-    for (const auto& entry : value.toGenericDict()) for_each_tensor(entry.value(), visit);
-  }
-}
-
-}  // namespace
 
 bool has_non_finite(const c10::IValue& value) {
   bool found = false;

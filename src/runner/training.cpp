@@ -1,31 +1,14 @@
 #include "runner/training.h"
 
 #include "tracebench/error.h"
+#include "util/tensor_tree.h"
 
 namespace tracebench {
 
 namespace {
 
-void add_floating_means(const c10::IValue& value, std::vector<torch::Tensor>& means) {
-  if (value.isTensor()) {
-    if (value.toTensor().is_floating_point()) means.push_back(value.toTensor().mean());
-  } else if (value.isTuple()) {
-    for (const auto& element : value.toTupleRef().elements()) add_floating_means(element, means);
-  } else if (value.isList()) {
-    for (const auto& element : value.toListRef()) add_floating_means(element, means);
-  } else if (value.isGenericDict()) {
-    for (const auto& entry : value.toGenericDict()) add_floating_means(entry.value(), means);
-  }
-}
-
 c10::IValue detached(const c10::IValue& value) {
-  if (value.isTensor()) return value.toTensor().detach();
-  if (value.isTuple()) {
-    std::vector<c10::IValue> elements;
-    for (const auto& element : value.toTupleRef().elements()) elements.push_back(detached(element));
-    return c10::ivalue::Tuple::create(std::move(elements));
-  }
-  return value;
+  return map_tensors(value, [](const at::Tensor& tensor) { return tensor.detach(); });
 }
 
 }  // namespace
@@ -38,7 +21,9 @@ OptimizerKind parse_optimizer(const std::string& name) {
 
 torch::Tensor reduce_to_scalar_loss(const c10::IValue& outputs) {
   std::vector<torch::Tensor> means;
-  add_floating_means(outputs, means);
+  for_each_tensor(outputs, [&means](const at::Tensor& tensor) {
+    if (tensor.is_floating_point()) means.push_back(tensor.mean());
+  });
   TORCH_CHECK(!means.empty(), "the model returned no floating-point tensor to train on");
   return torch::stack(means).mean();
 }
