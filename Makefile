@@ -4,7 +4,7 @@
 BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 
-.PHONY: deps build run test bench bench-python bench-backends clean
+.PHONY: deps build run test bench bench-python bench-backends torch2-env clean
 
 deps:
 	./scripts/install-deps.sh
@@ -33,6 +33,10 @@ bench-backends: build
 	/usr/bin/python3 bench/vs_python.py --tracebench $(BUILD_DIR)/tracebench --python-recipe ofi --backend ofi
 	/usr/bin/python3 bench/vs_python.py --tracebench $(BUILD_DIR)/tracebench --python-recipe ofi --backend auto
 	/usr/bin/python3 bench/vs_python.py --tracebench $(BUILD_DIR)/tracebench --python-recipe ofi --backend auto --auto-tolerance int8
+
+# PyTorch 2.15 from PyPI in build-torch2/venv, checked (docs/pytorch2.md).
+torch2-env: deps
+	./scripts/setup-torch2.sh build-torch2/venv
 
 clean:
 	rm -rf $(BUILD_DIR)
