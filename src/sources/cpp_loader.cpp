@@ -33,8 +33,12 @@ std::filesystem::path dependency_file(const std::filesystem::path& output) {
 
 std::vector<std::string> compile_command(const std::filesystem::path& source,
                                          const std::filesystem::path& output) {
-  std::vector<std::string> argv = {build_config::kCxxCompiler, "-std=c++17", "-fPIC", "-shared",
-                                   "-fvisibility=hidden",      "-w"};
+  std::vector<std::string> argv = {build_config::kCxxCompiler,
+                                   build_config::kCxxStandardFlag,
+                                   "-fPIC",
+                                   "-shared",
+                                   "-fvisibility=hidden",
+                                   "-w"};
   for (const auto& flag : split_words(build_config::kModelOptFlags)) argv.push_back(flag);
   for (const auto& flag : split_words(build_config::kModelCxxFlags)) argv.push_back(flag);
   argv.push_back(std::string("-I") + build_config::kPublicIncludeDir);

@@ -27,6 +27,11 @@ struct CorpusModel {
   std::string class_name;
 };
 
+// What ctest's listing shows for a case, instead of the struct's bytes.
+void PrintTo(const CorpusModel& model, std::ostream* out) {
+  *out << model.file << ":" << model.class_name;
+}
+
 // One per idiom; tests/data/user_models/README.md says what each exercises.
 const std::vector<CorpusModel> kCorpus = {
     {"gpt/gpt_lm.py", "GPTLanguageModel"},

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "backends/frozen_graph.h"
 #include "backends/registry.h"
 #include "measure/environment.h"
@@ -189,6 +191,12 @@ TEST(Auto, ChoosesATimedCandidateWithinItsTolerance) {
       EXPECT_NE(chosen, "int8_dynamic");
       EXPECT_NE(chosen, "ofi_bf16");
     }
+    // At two rows onednn_linear leaves both layers to BLAS: it is ofi, not timed twice.
+    EXPECT_EQ(counters.count("auto_candidate_ms.onednn_linear"), 0u);
+    const auto warnings = compiled->warnings();
+    EXPECT_TRUE(std::any_of(warnings.begin(), warnings.end(), [](const BackendWarning& warning) {
+      return warning.message == "onednn_linear rewrites no layer of this model, so it is ofi";
+    }));
     const auto expected = model->forward(options.example_inputs).toTensor();
     const auto actual = compiled->run(options.example_inputs).toTensor();
     EXPECT_LT(relative_rms_error(actual, expected), 5e-2) << chosen;
