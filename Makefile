@@ -4,7 +4,7 @@
 BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 
-.PHONY: deps build run test bench bench-python bench-backends torch2-env clean
+.PHONY: deps build run test bench bench-python bench-backends torch2-env build-torch2 clean
 
 deps:
 	./scripts/install-deps.sh
@@ -37,6 +37,16 @@ bench-backends: build
 # PyTorch 2.15 from PyPI in build-torch2/venv, checked (docs/pytorch2.md).
 torch2-env: deps
 	./scripts/setup-torch2.sh build-torch2/venv
+
+# tracebench against that LibTorch (C++20; tests not yet built there, and
+# warnings not errors: g++ 12 warns in C++20 where it does not in C++17).
+TORCH2_BUILD_DIR ?= build-torch2/cmake
+build-torch2: torch2-env
+	cmake -S . -B $(TORCH2_BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release \
+	  -DTRACEBENCH_BUILD_TESTS=OFF -DTRACEBENCH_BUILD_BENCHMARKS=OFF -DTRACEBENCH_WERROR=OFF \
+	  -DTRACEBENCH_TORCH_ROOT=$$(build-torch2/venv/bin/python -c \
+	    'import os, torch; print(os.path.dirname(torch.__file__))' 2>/dev/null)
+	cmake --build $(TORCH2_BUILD_DIR) -j $(JOBS) --target tracebench
 
 clean:
 	rm -rf $(BUILD_DIR)

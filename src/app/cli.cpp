@@ -35,8 +35,11 @@ void add_run_options(CLI::App& app, RunOptions& options, ModeFlags& flags) {
   performance->excludes(accuracy);
   auto* training = app.add_flag("--training", flags.training,
                                 "One training iteration (forward, loss, backward, optimizer step)");
-  training->excludes(app.add_flag("--inference", "Inference (the default)"));
-  auto* float32 = app.add_flag("--float32", "float32 parameters and inputs (the default)");
+  // Flags without a variable take their description apart: under C++20 (the
+  // PyTorch 2.x build) add_flag(name, description) is ambiguous in CLI11 2.3.
+  training->excludes(app.add_flag("--inference")->description("Inference (the default)"));
+  auto* float32 =
+      app.add_flag("--float32")->description("float32 parameters and inputs (the default)");
   auto* bfloat16 =
       app.add_flag("--bfloat16", flags.bfloat16, "Cast model and float inputs to bfloat16");
   auto* amp = app.add_flag("--amp", flags.amp, "CPU autocast to bfloat16 around every call");

@@ -19,20 +19,34 @@ namespace tracebench {
 
 namespace {
 
-// The model's float32 outputs come out of the graph as bfloat16 where the
-// last op was autocast's; the caller gets the dtype the model returns.
-c10::IValue bf16_to_float(const c10::IValue& value) {
-  return map_tensors(value, [](const at::Tensor& tensor) {
-    return tensor.scalar_type() == at::kBFloat16 ? tensor.to(at::kFloat) : tensor;
+// The dtype of each tensor the model returns, in for_each_tensor's order.
+using OutputDtypes = std::vector<c10::ScalarType>;
+
+OutputDtypes output_dtypes(Model& model, const std::vector<c10::IValue>& inputs) {
+  OutputDtypes dtypes;
+  for_each_tensor(model.forward(inputs),
+                  [&dtypes](const at::Tensor& tensor) { dtypes.push_back(tensor.scalar_type()); });
+  return dtypes;
+}
+
+// The graph's outputs are bfloat16 where the last op was autocast's; the
+// caller gets the dtypes the model itself returns (float32, or bfloat16
+// under --amp and --bfloat16).
+c10::IValue as_model_returns(const c10::IValue& value, const OutputDtypes& dtypes) {
+  size_t next = 0;
+  return map_tensors(value, [&](const at::Tensor& tensor) {
+    const auto dtype = next < dtypes.size() ? dtypes[next] : tensor.scalar_type();
+    ++next;
+    return tensor.scalar_type() == dtype ? tensor : tensor.to(dtype);
   });
 }
 
 class Bf16GraphModel final : public GraphExecutorModel {
  public:
-  Bf16GraphModel(std::shared_ptr<torch::jit::Graph> graph, bool optimized)
-      : GraphExecutorModel(std::move(graph)), optimized_(optimized) {}
+  Bf16GraphModel(std::shared_ptr<torch::jit::Graph> graph, bool optimized, OutputDtypes dtypes)
+      : GraphExecutorModel(std::move(graph)), optimized_(optimized), dtypes_(std::move(dtypes)) {}
   c10::IValue run(const std::vector<c10::IValue>& inputs) override {
-    return bf16_to_float(GraphExecutorModel::run(inputs));
+    return as_model_returns(GraphExecutorModel::run(inputs), dtypes_);
   }
   std::vector<BackendWarning> warnings() const override {
     std::vector<BackendWarning> said;
@@ -52,6 +66,7 @@ class Bf16GraphModel final : public GraphExecutorModel {
 
  private:
   bool optimized_;
+  OutputDtypes dtypes_;
 };
 
 std::string unsupported_under_autocast(const std::string& error) {
@@ -62,10 +77,10 @@ std::string unsupported_under_autocast(const std::string& error) {
 // of why in `error`. Three calls: the executor profiles the first and
 // optimizes for the next ones, which is where mixed operands fail.
 std::unique_ptr<Bf16GraphModel> model_that_runs(std::shared_ptr<torch::jit::Graph> graph,
-                                                bool optimized,
+                                                bool optimized, const OutputDtypes& dtypes,
                                                 const std::vector<c10::IValue>& inputs,
                                                 std::string& error) {
-  auto model = std::make_unique<Bf16GraphModel>(std::move(graph), optimized);
+  auto model = std::make_unique<Bf16GraphModel>(std::move(graph), optimized, dtypes);
   try {
     for (int call = 0; call < 3; ++call) model->run(inputs);
     return model;
@@ -99,11 +114,14 @@ class OptimizeForInferenceBf16Backend final : public Backend {
     freeze_graph(optimized);
     const auto saveable = optimize_for_inference_keeping_saveable(optimized);
     std::string error;
-    if (auto model = model_that_runs(optimized, true, options.example_inputs, error)) {
-      model->set_saveable_graph(saveable);
-      return model;
+    const auto dtypes = output_dtypes(model, options.example_inputs);
+    if (auto compiled = model_that_runs(optimized, true, dtypes, options.example_inputs, error)) {
+      compiled->set_saveable_graph(saveable);
+      return compiled;
     }
-    if (auto model = model_that_runs(traced, false, options.example_inputs, error)) return model;
+    if (auto compiled = model_that_runs(traced, false, dtypes, options.example_inputs, error)) {
+      return compiled;
+    }
     throw UnsupportedModel(unsupported_under_autocast(error));
   }
 };

@@ -21,6 +21,7 @@
 
 #include "backends/frozen_graph.h"
 #include "tracebench/tracing.h"
+#include "util/text.h"
 
 namespace tracebench {
 
@@ -138,7 +139,13 @@ class XnnpackBackend final : public Backend {
     auto graph = trace_model_graph(model, options.example_inputs);
     freeze_graph(graph);
     torch::jit::transformConv1dToConv2d(graph);
-    torch::jit::insertPrePackedOps(graph);
+    try {
+      torch::jit::insertPrePackedOps(graph);
+    } catch (const c10::Error& error) {
+      // It fails only where LibTorch was built without XNNPACK (PyPI's 2.x wheels).
+      throw UnsupportedModel("xnnpack: this LibTorch cannot prepack for XNNPACK: " +
+                             first_line(error.what()));
+    }
     const int activations = count_activations(*graph);
     fuse_activations_into_packed_ops(graph);
     const int fused = activations - count_activations(*graph);

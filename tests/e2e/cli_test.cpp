@@ -222,9 +222,11 @@ TEST(Cli, TrainingPrintsTrainLinesAndMarksUnsupportedBackends) {
   EXPECT_NE(result.output.find("unsupported: ofi does not support --training"), std::string::npos);
 }
 
+// ofi_bf16 too: its outputs must come back in the dtype the model returns
+// under each precision (bfloat16 here), or the run marks it fail_accuracy.
 TEST(Cli, Bfloat16AndAmpRun) {
   for (const char* precision : {"--bfloat16", "--amp"}) {
-    auto result = tracebench({"--performance", precision, "--backend=eager,ts", "-k",
+    auto result = tracebench({"--performance", precision, "--backend=eager,ts,ofi_bf16", "-k",
                               "small_convnet", "--batch-size", "2", "-n", "3"});
     ASSERT_EQ(result.exit_code, 0) << result.output;
     EXPECT_EQ(result.output.find("fail"), std::string::npos) << precision << "\n" << result.output;
