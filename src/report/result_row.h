@@ -6,6 +6,7 @@
 #include <map>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace tracebench {
@@ -73,6 +74,12 @@ struct ResultRow {
   // one-line messages, same order.
   std::vector<std::string> warning_codes;
   std::vector<std::string> warnings;
+
+  /// Adds a warning: its stable code and its one-line message, together.
+  void add_warning(std::string code, std::string message) {
+    warning_codes.push_back(std::move(code));
+    warnings.push_back(std::move(message));
+  }
 
   int64_t samples() const { return static_cast<int64_t>(samples_s.size()); }
 

@@ -131,8 +131,8 @@ RowField warnings() {
   };
   field.from_json = [](ResultRow& row, const json& list) {
     for (const auto& warning : list) {
-      row.warning_codes.push_back(warning.at("code").get<std::string>());
-      row.warnings.push_back(warning.at("message").get<std::string>());
+      row.add_warning(warning.at("code").get<std::string>(),
+                      warning.at("message").get<std::string>());
     }
   };
   return field;

@@ -18,11 +18,11 @@ std::string unsupported_reason(const Backend& backend, Mode mode, Precision prec
 
 void warn_if_control_flow_was_traced(ResultRow& row, Model& model, const Backend& backend) {
   if (!backend.traces_model() || !model.has_control_flow()) return;
-  row.warning_codes.push_back("traced_control_flow");
-  row.warnings.push_back(row.backend +
-                         ": traced one path of data-dependent control flow (the "
-                         "model branches or loops at run time); check it with --accuracy "
-                         "--randomize-input");
+  row.add_warning("traced_control_flow",
+                  row.backend +
+                      ": traced one path of data-dependent control flow (the "
+                      "model branches or loops at run time); check it with --accuracy "
+                      "--randomize-input");
 }
 
 bool has_non_finite(const c10::IValue& value) {

@@ -194,8 +194,7 @@ void summarize(ResultRow& row, const Contender& contender, const Contender& eage
   row.counters = contender.compiled->counters();
   row.chosen = contender.compiled->chosen();
   for (const auto& warning : contender.compiled->warnings()) {
-    row.warning_codes.push_back(warning.code);
-    row.warnings.push_back(row.backend + ": " + warning.message);
+    row.add_warning(warning.code, row.backend + ": " + warning.message);
   }
 }
 
@@ -212,10 +211,10 @@ void warn_about_degenerate_output(std::vector<ResultRow>& rows, const Contender&
   std::snprintf(bound, sizeof bound, "%g", tol);
   for (auto& row : rows) {
     if (!row.passed()) continue;
-    row.warning_codes.push_back("degenerate_outputs");
-    row.warnings.push_back("eager's " + leaf + " is at the noise floor (every |value| <= " + bound +
-                           "), so it was checked with an absolute tolerance; random "
-                           "weights? pass --weights");
+    row.add_warning("degenerate_outputs",
+                    "eager's " + leaf + " is at the noise floor (every |value| <= " + bound +
+                        "), so it was checked with an absolute tolerance; random "
+                        "weights? pass --weights");
   }
 }
 
@@ -240,11 +239,11 @@ void warn_about_denormal_output(std::vector<ResultRow>& rows, const Contender& e
   if (denormals == 0) return;
   for (auto& row : rows) {
     if (!row.passed()) continue;
-    row.warning_codes.push_back("denormal_outputs");
-    row.warnings.push_back(std::string(kBaselineWarningMessagePrefix) + "output holds " +
-                           std::to_string(denormals) +
-                           " denormal values, so the timings include slow denormal arithmetic; "
-                           "pass --weights for real weights, or --flush-denormal");
+    row.add_warning("denormal_outputs",
+                    std::string(kBaselineWarningMessagePrefix) + "output holds " +
+                        std::to_string(denormals) +
+                        " denormal values, so the timings include slow denormal arithmetic; "
+                        "pass --weights for real weights, or --flush-denormal");
   }
 }
 

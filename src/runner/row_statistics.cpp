@@ -11,8 +11,7 @@ namespace {
 void append_warnings(ResultRow& row, const std::vector<NoiseWarning>& found,
                      const std::string& code_prefix, const std::string& message_prefix) {
   for (const auto& warning : found) {
-    row.warning_codes.push_back(code_prefix + warning.code);
-    row.warnings.push_back(message_prefix + warning.message);
+    row.add_warning(code_prefix + warning.code, message_prefix + warning.message);
   }
 }
 

@@ -24,8 +24,7 @@ std::string file_name_part(std::string name) {
 }
 
 void warn(ResultRow& row, const std::string& code, const std::string& message) {
-  row.warning_codes.push_back(code);
-  row.warnings.push_back(row.backend + ": " + message);
+  row.add_warning(code, row.backend + ": " + message);
 }
 
 }  // namespace
