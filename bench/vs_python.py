@@ -126,6 +126,28 @@ def cpu_seconds():
     return busy / os.sysconf("SC_CLK_TCK"), children.ru_utime + children.ru_stime
 
 
+# Two-sided 95% quantiles of Student's t for 1..30 degrees of freedom.
+T_975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
+         2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
+         2.060, 2.056, 2.052, 2.048, 2.045, 2.042]
+
+
+def ratio_interval(round_ratios):
+    """95% confidence interval of the C++/Python ratio from the per-round ratios.
+
+    Each round pairs two fresh processes, and where a process's memory lands moves its
+    speed by more than a round's samples can average out, so the rounds, not the
+    samples, are the independent observations: a t interval on their log ratios.
+    """
+    if len(round_ratios) < 2:
+        return math.nan, math.nan
+    logs = [math.log(r) for r in round_ratios]
+    t = T_975[min(len(logs) - 1, len(T_975)) - 1]
+    half = t * statistics.stdev(logs) / math.sqrt(len(logs))
+    center = statistics.mean(logs)
+    return math.exp(center - half), math.exp(center + half)
+
+
 def last_line(text):
     lines = [line for line in text.strip().splitlines() if line.strip()]
     return lines[-1] if lines else "no output"
@@ -183,8 +205,12 @@ def run_python(args, model, scratch, input_specs=None):
 
 def run_tracebench(args, model, scratch):
     report = os.path.join(scratch, model + ".json")
+    # Blocked: the backend's samples follow each other as the Python process's do;
+    # interleaved with eager's calls, each call would find the other's weights in
+    # the caches (resnext50_32x4d's ofi: C++/Python 1.23 interleaved, 1.01 blocked, in one sitting).
     command = ([args.tracebench, "--performance", "--only", model, "--backend", args.backend,
-                "--auto-tolerance", args.auto_tolerance, "-n", str(args.repeat), "--json", report]
+                "--auto-tolerance", args.auto_tolerance, "-n", str(args.repeat),
+                "--sample-order", "blocked", "--json", report]
                + model_flags(model, scratch) + common_flags(args))
     done = subprocess.run(command, capture_output=True, text=True, env=child_environment())
     if done.returncode != 0:
@@ -268,7 +294,8 @@ def main():
           f"{child_environment()['GLIBC_TUNABLES']}, load average {os.getloadavg()[0]:.2f} at start")
     # "others": cores kept busy by processes other than ours while a model ran; on a
     # shared machine it tells a clean figure from one taken next to a compiler.
-    print(f"{'model':<24}{'C++ ms':>10}{'Python ms':>11}{'C++/Py':>8}{'others':>8}   per-round ratios")
+    print(f"{'model':<24}{'C++ ms':>10}{'Python ms':>11}{'C++/Py':>8}{'95% CI':>14}{'others':>8}"
+          "   per-round ratios")
     ratios = []
     listed = subprocess.run([args.tracebench, "list", "--json"], capture_output=True, text=True)
     input_specs = {entry["name"]: entry["inputs"] for entry in json.loads(listed.stdout)["models"]}
@@ -286,8 +313,9 @@ def main():
             ratios.append(ratio)
             spread = " ".join(f"{r:.3f}" for r in round_ratios)
             picked = f"   ({args.backend}: {chosen[model]})" if chosen.get(model) else ""
-            print(f"{model:<24}{cpp * 1e3:>10.2f}{python * 1e3:>11.2f}{ratio:>8.3f}{others:>8.2f}   "
-                  f"{spread}{picked}", flush=True)
+            low, high = ratio_interval(round_ratios)
+            print(f"{model:<24}{cpp * 1e3:>10.2f}{python * 1e3:>11.2f}{ratio:>8.3f}"
+                  f"{f'{low:.2f}-{high:.2f}':>14}{others:>8.2f}   {spread}{picked}", flush=True)
     if ratios:
         geomean = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
         print(f"{'geomean':<24}{'':>10}{'':>11}{geomean:>8.3f}")

@@ -11,6 +11,15 @@ void add_measurement_and_report_options(CLI::App& app, RunOptions& options) {
                  "0 keeps the fixed --repeat");
   app.add_option("--max-time", options.max_time_s,
                  "With --target-ci: stop sampling a model after this many seconds (0: no cap)");
+  app.add_option("--sample-order", options.sample_order,
+                 "interleaved: every repetition times eager and each backend once, shuffled (the "
+                 "default); blocked: each takes all its samples in a row, as a process running "
+                 "only that model would")
+      ->transform(CLI::CheckedTransformer(
+          std::map<std::string, SampleOrder>{
+              {sample_order_label(SampleOrder::kInterleaved), SampleOrder::kInterleaved},
+              {sample_order_label(SampleOrder::kBlocked), SampleOrder::kBlocked}},
+          CLI::ignore_case));
   // Reports are the parent's: nothing in this group reaches a model's child process.
   app.add_flag("--ci", options.print_ci,
                "Print the speedup's 95% bootstrap CI on one-backend lines too "

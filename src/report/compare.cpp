@@ -21,8 +21,9 @@ RowKey key_of(const ResultRow& row, bool across_settings) {
 // The config entries (runner/run_context.cpp) whose change changes what a
 // row measures; repeat, warm-up and seed only change how well it is measured.
 const char* const kSettingsThatChangeNumbers[] = {
-    "measure", "mode",         "precision", "optimizer",          "weights",        "batch_size",
-    "threads", "input_shapes", "device",    "iterations_per_run", "randomize_input"};
+    "measure",         "mode",        "precision",    "optimizer", "weights",
+    "batch_size",      "threads",     "input_shapes", "device",    "iterations_per_run",
+    "randomize_input", "sample_order"};
 
 void label_row(RowChange& change, const ResultRow& row) {
   change.model = row.model;

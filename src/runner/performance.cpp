@@ -306,9 +306,10 @@ std::vector<ResultRow> measure_performance(LoadedModel& loaded, const RunOptions
   }
 
   SampleBudget budget(options, contenders.size());
-  for (int64_t rep = 0; budget.another_repetition() && !contenders[0].failed; ++rep) {
-    const auto sample_inputs =
-        options.randomize_input ? randomized_inputs(inputs, options.seed, rep) : inputs;
+  while (budget.another_repetition() && !contenders[0].failed) {
+    const auto sample_inputs = options.randomize_input
+                                   ? randomized_inputs(inputs, options.seed, budget.sample_index())
+                                   : inputs;
     for (size_t index : budget.next_order()) {
       take_sample(contenders[index], sample_inputs, options.iterations_per_run);
     }

@@ -28,6 +28,7 @@ nlohmann::json settings_to_json(const RunOptions& options) {
           {"seed", options.seed},
           {"target_ci", options.target_ci},
           {"max_time_s", options.max_time_s},
+          {"sample_order", sample_order_label(options.sample_order)},
           {"isolated", options.isolate},
           {"timeout_s", options.timeout_s},
           {"total_partitions", options.total_partitions},

@@ -7,6 +7,10 @@
 
 namespace tracebench {
 
+const char* sample_order_label(SampleOrder order) {
+  return order == SampleOrder::kBlocked ? "blocked" : "interleaved";
+}
+
 const std::string& report_file(const RunOptions& options, const std::string& flag) {
   static const std::string kNone;
   auto it = options.report_files.find(flag);
@@ -21,6 +25,11 @@ void validate_measurement_options(const RunOptions& options) {
                      std::to_string(options.target_ci));
   }
   if (options.max_time_s < 0) throw UsageError("--max-time must be 0 (no cap) or more seconds");
+  if (options.sample_order == SampleOrder::kBlocked && options.target_ci > 0) {
+    throw UsageError(
+        "--sample-order blocked takes a fixed --repeat; drop --target-ci or use "
+        "--sample-order interleaved");
+  }
   if (options.total_partitions < 1) {
     throw UsageError("--total-partitions must be at least 1, got " +
                      std::to_string(options.total_partitions));

@@ -12,6 +12,17 @@
 
 namespace tracebench {
 
+/// How the timed samples of eager and the backends follow each other.
+enum class SampleOrder {
+  /// Every repetition gives each participant one turn, in a shuffled order, so
+  /// that drift in machine load hits all alike (the default).
+  kInterleaved,
+  /// Each participant takes all its samples in one block, as a process that
+  /// runs only that model would: no other participant's call evicts its weights
+  /// from the caches between two of its calls. For comparing with such a process.
+  kBlocked,
+};
+
 struct RunOptions {
   /// --accuracy checks outputs; otherwise --performance measures speed.
   bool accuracy = false;
@@ -60,9 +71,10 @@ struct RunOptions {
   std::string save_optimized;
 
   // Measurement and reports (docs/reports.md).
-  double target_ci = 0;         // --target-ci: > 0 stops adaptively; 0 keeps --repeat
-  double max_time_s = 60;       // --max-time: sampling cap per model with --target-ci
-  bool print_ci = false;        // --ci: the CI on the one-backend line too
+  double target_ci = 0;    // --target-ci: > 0 stops adaptively; 0 keeps --repeat
+  double max_time_s = 60;  // --max-time: sampling cap per model with --target-ci
+  SampleOrder sample_order = SampleOrder::kInterleaved;  // --sample-order
+  bool print_ci = false;                                 // --ci: the CI on the one-backend line too
   bool print_warnings = false;  // --warnings: noise warnings on stderr even when not a terminal
   /// Report files by the flag that names them ("output" for the CSV, "json"):
   /// report/reporters.h lists the formats.
@@ -70,6 +82,9 @@ struct RunOptions {
   int64_t total_partitions = 1;
   int64_t partition_id = 0;
 };
+
+/// "interleaved" or "blocked", as --sample-order takes them.
+const char* sample_order_label(SampleOrder order);
 
 /// The file the report flag `flag` names; "" when it was not given.
 const std::string& report_file(const RunOptions& options, const std::string& flag);

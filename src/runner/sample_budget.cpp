@@ -17,8 +17,16 @@ SampleBudget::SampleBudget(const RunOptions& options, size_t participants)
       max_seconds_(options.max_time_s),
       seed_(options.seed),
       participants_(participants),
-      active_(participants, true) {
-  if (!adaptive_) block_ = interleaved_schedule(participants, repeat_, seed_);
+      active_(participants, true),
+      blocked_(options.sample_order == SampleOrder::kBlocked) {
+  if (adaptive_) return;
+  if (!blocked_) {
+    block_ = interleaved_schedule(participants, repeat_, seed_);
+    return;
+  }
+  for (size_t participant = 0; participant < participants; ++participant) {
+    block_.insert(block_.end(), repeat_, {participant});
+  }
 }
 
 bool SampleBudget::another_repetition() {
@@ -26,7 +34,7 @@ bool SampleBudget::another_repetition() {
     started_ = true;
     start_ = std::chrono::steady_clock::now();
   }
-  if (!adaptive_) return repetition_ < repeat_;
+  if (!adaptive_) return repetition_ < static_cast<int64_t>(block_.size());
   bool any_backend = false;
   for (size_t i = 1; i < participants_; ++i) any_backend = any_backend || active_[i];
   if (!any_backend || repetition_ >= kAdaptiveMaxRepetitions) return false;
@@ -47,6 +55,10 @@ std::vector<size_t> SampleBudget::next_order() {
     if (active_[index]) order.push_back(index);
   }
   return order;
+}
+
+int64_t SampleBudget::sample_index() const {
+  return blocked_ ? repetition_ % repeat_ : repetition_;
 }
 
 void SampleBudget::finish_repetition(const std::vector<const std::vector<double>*>& samples) {

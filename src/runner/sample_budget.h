@@ -26,8 +26,13 @@ class SampleBudget {
   /// Whether to run another repetition (starts the --max-time clock on first call).
   bool another_repetition();
   /// The turn order for the next repetition: active participants only. In
-  /// fixed mode exactly interleaved_schedule(participants, repeat, seed)[rep].
+  /// fixed mode exactly interleaved_schedule(participants, repeat, seed)[rep];
+  /// with --sample-order blocked, one participant per repetition: eager's
+  /// --repeat turns, then each backend's.
   std::vector<size_t> next_order();
+  /// Which of its samples the next turn is for its participant (0, 1, ...):
+  /// --randomize-input gives the k-th samples of all participants equal inputs.
+  int64_t sample_index() const;
   /// After a repetition: `samples[i]` is participant i's samples so far, or
   /// nullptr when it failed. Marks converged backends inactive (adaptive mode).
   void finish_repetition(const std::vector<const std::vector<double>*>& samples);
@@ -43,6 +48,7 @@ class SampleBudget {
   size_t participants_;
   int64_t repetition_ = 0;
   std::vector<bool> active_;
+  bool blocked_;                            // --sample-order blocked
   std::vector<std::vector<size_t>> block_;  // precomputed turn orders
   int64_t block_start_ = 0;
   bool started_ = false;

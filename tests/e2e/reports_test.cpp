@@ -113,6 +113,23 @@ TEST(Reports, AdaptiveStoppingReportsSamplesUsed) {
   EXPECT_LT(row["samples"].get<int>(), 30);  // a 50% target is met at the first check
 }
 
+TEST(Reports, BlockedSampleOrderIsRecordedAndGivesEachItsSamples) {
+  const auto json = scratch("blocked.json");
+  auto result = tracebench({"--performance", "--backend=ts", "-k", "^Linear", "-n", "6",
+                            "--sample-order", "blocked", "--json", json.string()});
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const auto report = read_json(json);
+  EXPECT_EQ(report["config"]["sample_order"], "blocked") << report["config"];
+  const auto row = report["rows"][0];
+  EXPECT_EQ(row["samples_s"].size(), 6u);
+  EXPECT_EQ(row["eager_samples_s"].size(), 6u);
+
+  result = tracebench({"--performance", "--sample-order", "blocked", "--target-ci", "0.1"});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.output.find("--sample-order blocked takes a fixed --repeat"), std::string::npos)
+      << result.output;
+}
+
 TEST(Reports, HtmlReportRendersInChromium) {
   const auto html = scratch("report.html");
   auto result = tracebench({"report", run_json().string(), "--html", html.string()});

@@ -24,6 +24,24 @@ TEST(SampleBudget, FixedModeIsTheInterleavedScheduleForRepeat) {
   EXPECT_EQ(repetitions, 6);
 }
 
+TEST(SampleBudget, BlockedOrderGivesEachParticipantItsSamplesInARow) {
+  RunOptions options;
+  options.repeat = 3;
+  options.sample_order = SampleOrder::kBlocked;
+  SampleBudget budget(options, 3);
+  std::vector<size_t> turns;
+  std::vector<int64_t> sample_indices;
+  std::vector<double> samples;
+  while (budget.another_repetition()) {
+    sample_indices.push_back(budget.sample_index());
+    const auto order = budget.next_order();
+    turns.insert(turns.end(), order.begin(), order.end());
+    budget.finish_repetition({&samples, &samples, &samples});
+  }
+  EXPECT_EQ(turns, (std::vector<size_t>{0, 0, 0, 1, 1, 1, 2, 2, 2}));
+  EXPECT_EQ(sample_indices, (std::vector<int64_t>{0, 1, 2, 0, 1, 2, 0, 1, 2}));
+}
+
 // Each backend is dropped once its CI is tight: a steady backend stops at the
 // first check (10 samples), a noisy one keeps going until the time cap.
 TEST(SampleBudget, AdaptiveStopsEachBackendWhenItsCiIsTight) {
