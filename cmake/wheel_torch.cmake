@@ -23,3 +23,7 @@ set_target_properties(torch PROPERTIES
 set(TORCH_CXX_FLAGS "-D_GLIBCXX_USE_CXX11_ABI=1")
 # The wheel's libraries before Debian's, which have the same names.
 set(CMAKE_BUILD_RPATH "${_wheel_lib}")
+# The wheel's Python runs the exporters: <venv>/lib/pythonX.Y/site-packages/torch.
+get_filename_component(_venv "${TRACEBENCH_TORCH_ROOT}/../../../.." ABSOLUTE)
+set(TRACEBENCH_PYTHON "${_venv}/bin/python" CACHE FILEPATH
+    "The Python whose torch is this LibTorch: it runs the exporters in python/")

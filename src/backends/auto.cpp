@@ -5,6 +5,8 @@
 // (`chosen`), and each candidate's median or why it was dropped is in the
 // row's counters and warnings (JSON). The search is its compile time.
 
+#include <torch/version.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -21,8 +23,13 @@ namespace tracebench {
 namespace {
 
 // Eager first: if nothing else passes or wins, auto runs the model as it is.
-constexpr const char* kCandidates[] = {"eager",   "ofi",      "onednn_linear",
-                                       "xnnpack", "ofi_bf16", "int8_dynamic"};
+// aot_inductor only where LibTorch has it: elsewhere every row would say so.
+constexpr const char* kCandidates[] = {
+    "eager",        "ofi", "onednn_linear", "xnnpack", "ofi_bf16", "int8_dynamic",
+#if TORCH_VERSION_MAJOR >= 2
+    "aot_inductor",
+#endif
+};
 
 // Candidates that are ofi plus a rewrite of some layers, and the counter of
 // layers rewritten: at zero the candidate is ofi itself (onednn_linear on a
@@ -122,8 +129,8 @@ class AutoBackend final : public Backend {
   std::string name() const override { return "auto"; }
   bool traces_model() const override { return true; }
   std::string description() const override {
-    return "the fastest of eager/ofi/onednn_linear/xnnpack (+ofi_bf16, int8_dynamic under "
-           "--auto-tolerance) that passes the accuracy rule";
+    return "the fastest of eager/ofi/onednn_linear/xnnpack (+aot_inductor on PyTorch 2.x; "
+           "+ofi_bf16, int8_dynamic under --auto-tolerance) that passes the accuracy rule";
   }
 
   std::unique_ptr<CompiledModel> compile(Model& model, const CompileOptions& options) override {

@@ -16,6 +16,7 @@ std::unique_ptr<Backend> make_optimize_for_inference_bf16_backend();  // ofi_bf1
 std::unique_ptr<Backend> make_int8_dynamic_backend();                 // int8_dynamic.cpp
 std::unique_ptr<Backend> make_xnnpack_backend();                      // xnnpack.cpp
 std::unique_ptr<Backend> make_onednn_linear_backend();                // onednn_linear.cpp
+std::unique_ptr<Backend> make_aot_inductor_backend();                 // aot_inductor.cpp
 std::unique_ptr<Backend> make_auto_backend();                         // auto.cpp
 std::unique_ptr<Backend> make_lazy_trace_everytime_backend();         // lazy_trace_everytime.cpp
 std::unique_ptr<Backend> make_lazy_trace_once_backend();              // lazy_trace_once.cpp
@@ -34,6 +35,7 @@ std::vector<std::pair<std::string, Factory>>& factories() {
       {"int8_dynamic", make_int8_dynamic_backend},
       {"xnnpack", make_xnnpack_backend},
       {"onednn_linear", make_onednn_linear_backend},
+      {"aot_inductor", make_aot_inductor_backend},
       {"auto", make_auto_backend},
       {"lazy_trace_everytime", make_lazy_trace_everytime_backend},
       {"lazy_trace_once", make_lazy_trace_once_backend},

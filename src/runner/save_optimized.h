@@ -3,8 +3,6 @@
 // that C++ (torch::jit::load) and Python (torch.jit.load) can load and call
 // with the model's inputs.
 
-#include <torch/csrc/jit/api/module.h>
-
 #include <string>
 
 #include "report/result_row.h"
@@ -20,11 +18,6 @@ std::string saved_module_path(const std::string& path, const std::string& model,
 
 /// Whether PATH names one file (.pt) rather than a directory.
 bool names_one_saved_module(const std::string& path);
-
-/// The module whose forward runs `graph` on the graph's inputs. Constants of
-/// a class type (XNNPACK's and the quantized engine's packed weights) become
-/// attributes: TorchScript pickles those, but cannot print them as constants.
-torch::jit::Module module_of_graph(const std::shared_ptr<torch::jit::Graph>& graph);
 
 /// Saves what `compiled` offers (CompiledModel::saveable_graph) to `path`.
 /// The row warns `saved_frozen` when the file needs the loader's step to be

@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <cstdlib>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
@@ -12,6 +11,7 @@
 #include "sources/script_loader.h"
 #include "sources/subprocess.h"
 #include "tracebench/error.h"
+#include "util/python_interpreter.h"
 #include "util/text.h"
 
 namespace tracebench {
@@ -52,11 +52,6 @@ std::vector<std::filesystem::path> files_read_by_export(const std::filesystem::p
 }
 
 }  // namespace
-
-std::string python_interpreter() {
-  if (const char* chosen = std::getenv("TRACEBENCH_PYTHON"); chosen && *chosen) return chosen;
-  return std::filesystem::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
-}
 
 std::unique_ptr<Model> load_python_model(const std::filesystem::path& file,
                                          const std::string& class_name,

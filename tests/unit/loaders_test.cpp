@@ -12,6 +12,7 @@
 #include "test_paths.h"
 #include "tracebench/error.h"
 #include "usage_error_helpers.h"
+#include "util/python_interpreter.h"
 
 namespace tracebench {
 namespace {

@@ -1,0 +1,14 @@
+#include "util/python_interpreter.h"
+
+#include <cstdlib>
+
+#include "build_config.h"
+
+namespace tracebench {
+
+std::string python_interpreter() {
+  if (const char* chosen = std::getenv("TRACEBENCH_PYTHON"); chosen && *chosen) return chosen;
+  return build_config::kPython;
+}
+
+}  // namespace tracebench
