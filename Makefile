@@ -4,7 +4,7 @@
 BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 
-.PHONY: deps build run test bench bench-python bench-backends torch2-env build-torch2 clean
+.PHONY: deps build run test bench bench-python bench-backends torch2-env build-torch2 test-torch2 clean
 
 deps:
 	./scripts/install-deps.sh
@@ -38,15 +38,19 @@ bench-backends: build
 torch2-env: deps
 	./scripts/setup-torch2.sh build-torch2/venv
 
-# tracebench against that LibTorch (C++20; tests not yet built there, and
-# warnings not errors: g++ 12 warns in C++20 where it does not in C++17).
+# tracebench against that LibTorch (C++20), and its tests there.
 TORCH2_BUILD_DIR ?= build-torch2/cmake
+TORCH2_ROOT = $$(build-torch2/venv/bin/python -c 'import os, torch; print(os.path.dirname(torch.__file__))')
 build-torch2: torch2-env
 	cmake -S . -B $(TORCH2_BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release \
-	  -DTRACEBENCH_BUILD_TESTS=OFF -DTRACEBENCH_BUILD_BENCHMARKS=OFF -DTRACEBENCH_WERROR=OFF \
-	  -DTRACEBENCH_TORCH_ROOT=$$(build-torch2/venv/bin/python -c \
-	    'import os, torch; print(os.path.dirname(torch.__file__))' 2>/dev/null)
+	  -DTRACEBENCH_BUILD_TESTS=OFF -DTRACEBENCH_BUILD_BENCHMARKS=OFF -DTRACEBENCH_TORCH_ROOT=$(TORCH2_ROOT)
 	cmake --build $(TORCH2_BUILD_DIR) -j $(JOBS) --target tracebench
+
+test-torch2: torch2-env
+	cmake -S . -B $(TORCH2_BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release \
+	  -DTRACEBENCH_BUILD_TESTS=ON -DTRACEBENCH_BUILD_BENCHMARKS=OFF -DTRACEBENCH_TORCH_ROOT=$(TORCH2_ROOT)
+	cmake --build $(TORCH2_BUILD_DIR) -j $(JOBS)
+	ctest --test-dir $(TORCH2_BUILD_DIR) --output-on-failure -j $(JOBS)
 
 clean:
 	rm -rf $(BUILD_DIR)

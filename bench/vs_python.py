@@ -207,7 +207,8 @@ def run_tracebench(args, model, scratch):
     report = os.path.join(scratch, model + ".json")
     # Blocked: the backend's samples follow each other as the Python process's do;
     # interleaved with eager's calls, each call would find the other's weights in
-    # the caches (resnext50_32x4d's ofi: C++/Python 1.23 interleaved, 1.01 blocked, in one sitting).
+    # the caches (resnext50_32x4d's ofi, one sitting: C++/Python 1.23 interleaved,
+    # 1.01 blocked).
     command = ([args.tracebench, "--performance", "--only", model, "--backend", args.backend,
                 "--auto-tolerance", args.auto_tolerance, "-n", str(args.repeat),
                 "--sample-order", "blocked", "--json", report]

@@ -6,7 +6,8 @@ PyTorch 2.x's Python, turns the module into an ExportedProgram (torch.export's
 TorchScript converter), compiles that with AOTInductor (freezing on, as its CPU
 recipe asks) and writes the .pt2 package that the C++ side loads with
 torch::inductor::AOTIModelPackageLoader. On failure it prints the first line of
-what went wrong and exits 1, so the row can say it.
+what went wrong last ("aot_inductor export failed: ..." and exit 1, or "... export
+unsupported: ..." and exit 3 where the model is beyond torch.export), so the row can say it.
 
     python export_aot_inductor.py --module M.pt --inputs I.pkl --output P.pt2
 """
@@ -14,6 +15,13 @@ what went wrong and exits 1, so the row can say it.
 import argparse
 import sys
 import sysconfig
+
+
+# Errors that say the model uses what torch.export cannot capture by design (an
+# operator fake tensors cannot run, such as the nested tensors of
+# nn.TransformerEncoder's inference fast path), not that the export went wrong.
+UNSUPPORTED = {"UnsupportedOperatorException"}
+EXIT_UNSUPPORTED = 3
 
 
 def link_only_what_tracebench_loads():
@@ -70,14 +78,16 @@ def main():
             program = exported_program(module, inputs)
             torch._inductor.aoti_compile_and_package(
                 program, package_path=args.output, inductor_configs={"freezing": True})
-    except Exception as error:  # the row shows this line; the trace goes to the log
+    except Exception as error:  # the row shows this line; the trace goes before it
         import traceback
 
         traceback.print_exc()
         first = str(error).strip().splitlines()
-        print(f"aot_inductor export failed: {type(error).__name__}: "
-              f"{first[0] if first else ''}", file=sys.stderr)
-        return 1
+        kind = type(error).__name__
+        verdict = "unsupported" if kind in UNSUPPORTED else "failed"
+        print(f"aot_inductor export {verdict}: {kind}: {first[0] if first else ''}",
+              file=sys.stderr)
+        return EXIT_UNSUPPORTED if verdict == "unsupported" else 1
     return 0
 
 

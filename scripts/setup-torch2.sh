@@ -16,6 +16,10 @@ missing_cuda_libraries=(
 )
 python_dependencies=(filelock 'typing-extensions>=4.13.0' 'setuptools>=77.0.3' 'sympy>=1.13.3'
                      'networkx>=2.5.1' jinja2 'fsspec>=0.8.5' numpy)
+# torchvision for the zoo's reference checks and the user-model corpus: 0.29.2 is the newest on
+# PyPI (built for torch 2.14); its models and ops load with 2.15. --no-deps, or pip would
+# replace torch.
+torchvision=(torchvision==0.29.2 pillow)
 
 if [[ "$(ldconfig -p)" != *'libcudart.so.13 '* ]]; then
   echo "setup-torch2: error: no CUDA 13 runtime (libcudart.so.13) on this machine; PyPI's torch" \
@@ -34,6 +38,7 @@ fi
 # pip then lists the CUDA wheels left out (cuDNN, Triton, ...) as "not installed": on
 # purpose, the toolkit's libraries serve instead.
 "$venv/bin/pip" install --quiet "${python_dependencies[@]}" "${missing_cuda_libraries[@]}"
+"$venv/bin/pip" install --quiet --no-deps "${torchvision[@]}"
 
 # What the 2.x backends rely on, checked rather than assumed.
 "$venv/bin/python" - <<'PY'
@@ -47,6 +52,9 @@ symbols = subprocess.run(["nm", "-D", "--defined-only", os.path.join(lib, "libto
 for needed in ("InitTorchScriptBackend", "AOTIModelPackageLoader"):
     if needed not in symbols:
         raise SystemExit(f"setup-torch2: error: libtorch_cpu.so {torch.__version__} lacks {needed}")
+import torchvision.extension
+if not torchvision.extension._has_ops():
+    raise SystemExit(f"setup-torch2: error: torchvision's ops do not load with torch {torch.__version__}")
 print(f"torch {torch.__version__} in {os.path.dirname(torch.__file__)} "
       f"(C++11 ABI {torch._C._GLIBCXX_USE_CXX11_ABI}, CUDA available: {torch.cuda.is_available()})")
 PY

@@ -2,7 +2,9 @@
 // TorchScript module, which PyTorch's Python turns into an ExportedProgram and
 // compiles with AOTInductor, freezing on (python/export_aot_inductor.py); C++
 // then loads the .pt2 package and runs it with AOTIModelPackageLoader. The
-// export and compile are the row's compilation latency. On LibTorch 1.x the
+// export and compile are the row's compilation latency; a package already in
+// the cache (same trace, inputs, torch and CPU) is loaded instead, and the
+// row's `package_cached` counter says so. On LibTorch 1.x the
 // backend exists but says why it cannot run (docs/pytorch2.md).
 
 #include <torch/version.h>
@@ -16,11 +18,15 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <map>
 
 #include "backends/graph_module.h"
 #include "build_config.h"
-#include "sources/subprocess.h"
+#include "measure/environment.h"
+#include "util/cache.h"
 #include "util/python_interpreter.h"
+#include "util/subprocess.h"
 #include "util/tensor_tree.h"
 #endif
 
@@ -38,8 +44,7 @@ class ScratchDirectory {
   ScratchDirectory() {
     std::string pattern = (fs::temp_directory_path() / "tracebench-aoti-XXXXXX").string();
     if (mkdtemp(pattern.data()) == nullptr) {
-      throw std::runtime_error("aot_inductor: cannot make a directory in " +
-                               fs::temp_directory_path().string());
+      throw std::runtime_error("cannot make a directory in " + fs::temp_directory_path().string());
     }
     path_ = pattern;
   }
@@ -59,7 +64,7 @@ std::vector<at::Tensor> tensor_inputs(const std::vector<c10::IValue>& inputs) {
   std::vector<at::Tensor> tensors;
   for (const auto& input : inputs) {
     if (!input.isTensor()) {
-      throw UnsupportedModel("aot_inductor: the package takes tensors only, and input " +
+      throw UnsupportedModel("the package takes tensors only, and input " +
                              std::to_string(tensors.size()) + " is a " + input.tagKind());
     }
     tensors.push_back(input.toTensor());
@@ -74,17 +79,16 @@ void write_example_inputs(const std::vector<c10::IValue>& inputs, const fs::path
       .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
 }
 
-// The exporter's one-line summary (its last line), else the first error line.
-std::string export_failure(const CommandResult& result) {
-  const std::string marker = "aot_inductor export failed: ";
-  const auto at = result.output.rfind(marker);
+// The exporter's one-line verdict (its last line), else the first error line.
+std::string export_verdict(const CommandResult& result) {
+  const std::string tool = "aot_inductor ";  // the row names the backend already
+  const auto at = result.output.rfind(tool + "export ");
   if (at == std::string::npos) {
-    return "aot_inductor: the exporter exited with " + std::to_string(result.exit_code) + ": " +
+    return "the exporter exited with " + std::to_string(result.exit_code) + ": " +
            first_lines_containing(result.output, "Error", 1);
   }
-  const auto start = at + marker.size();
-  return "aot_inductor export failed: " +
-         result.output.substr(start, result.output.find('\n', start) - start);
+  const auto start = at + tool.size();
+  return result.output.substr(start, result.output.find('\n', start) - start);
 }
 
 // The package takes and returns flat tensor lists (torch.export's pytree
@@ -94,6 +98,9 @@ class AotInductorModel final : public CompiledModel {
  public:
   AotInductorModel(const fs::path& package, c10::IValue output_structure)
       : loader_(package.string()), output_structure_(std::move(output_structure)) {}
+
+  std::map<std::string, double> counters() const override { return counters_; }
+  void set_counter(const std::string& name, double value) { counters_[name] = value; }
 
   c10::IValue run(const std::vector<c10::IValue>& inputs) override {
     auto outputs = loader_.run(tensor_inputs(inputs));
@@ -111,22 +118,60 @@ class AotInductorModel final : public CompiledModel {
  private:
   torch::inductor::AOTIModelPackageLoader loader_;
   c10::IValue output_structure_;
+  std::map<std::string, double> counters_;
 };
 
-std::unique_ptr<CompiledModel> compile_package(Model& model, const CompileOptions& options) {
-  tensor_inputs(options.example_inputs);  // unsupported before any work
+std::string file_bytes(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// What makes a package: the trace, the example inputs' shapes, the exporter
+// and the torch that runs it, and this CPU's features (inductor compiles
+// with -march=native).
+std::string package_key(const fs::path& module, const fs::path& inputs) {
+  std::string key = file_bytes(module) + '\0' + file_bytes(inputs) + '\0' +
+                    file_bytes(build_config::kAotInductorExporter) + '\0' + python_interpreter() +
+                    '\0' + TORCH_VERSION;
+  for (const auto& flag : this_cpu_kernel_flags()) key += '\0' + flag;
+  return content_hash(key);
+}
+
+// The package for `model`'s trace, compiled by the exporter unless the cache
+// has it (the row's `package_cached` counter says which).
+fs::path compiled_package(Model& model, const CompileOptions& options, bool& cached) {
   ScratchDirectory scratch;
   const auto module = scratch / "traced.pt";
   const auto inputs = scratch / "inputs.pkl";
-  const auto package = scratch / "model.pt2";
-  module_of_graph(trace_model_graph(model, options.example_inputs)).save(module.string());
+  module_of_graph(trace_model_graph(model, options.example_inputs), TensorConstants::kBuffers)
+      .save(module.string());
   write_example_inputs(options.example_inputs, inputs);
+  const auto dir = cache_directory() / "aoti";
+  fs::create_directories(dir);
+  const auto package = dir / (package_key(module, inputs) + ".pt2");
+  cached = cached_artifact_is_current(package);
+  if (cached) return package;
+  const auto partial = scratch / "model.pt2";
   const auto result =
       run_command({python_interpreter(), build_config::kAotInductorExporter, "--module",
-                   module.string(), "--inputs", inputs.string(), "--output", package.string()});
-  if (result.exit_code != 0) throw std::runtime_error(export_failure(result));
+                   module.string(), "--inputs", inputs.string(), "--output", partial.string()});
+  // The exporter exits 3 where the model is beyond torch.export (its docstring).
+  if (result.exit_code == 3) throw UnsupportedModel(export_verdict(result));
+  if (result.exit_code != 0) throw std::runtime_error(export_verdict(result));
+  write_dependency_manifest(package, {});  // the key covers every input
+  replace_file(partial, package);
+  return package;
+}
+
+std::unique_ptr<CompiledModel> compile_package(Model& model, const CompileOptions& options) {
+  tensor_inputs(options.example_inputs);  // unsupported before any work
+  bool cached = false;
+  const auto package = compiled_package(model, options, cached);
   // The loader unpacks the package into a directory of its own.
-  return std::make_unique<AotInductorModel>(package, model.forward(options.example_inputs));
+  auto compiled =
+      std::make_unique<AotInductorModel>(package, model.forward(options.example_inputs));
+  compiled->set_counter("package_cached", cached ? 1 : 0);
+  return compiled;
 }
 
 #endif

@@ -10,9 +10,9 @@
 #include <sstream>
 
 #include "build_config.h"
-#include "sources/cache.h"
-#include "sources/subprocess.h"
 #include "tracebench/error.h"
+#include "util/cache.h"
+#include "util/subprocess.h"
 #include "util/text.h"
 
 namespace tracebench {

@@ -7,11 +7,11 @@
 #include <nlohmann/json.hpp>
 
 #include "build_config.h"
-#include "sources/cache.h"
 #include "sources/script_loader.h"
-#include "sources/subprocess.h"
 #include "tracebench/error.h"
+#include "util/cache.h"
 #include "util/python_interpreter.h"
+#include "util/subprocess.h"
 #include "util/text.h"
 
 namespace tracebench {

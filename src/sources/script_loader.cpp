@@ -9,8 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sources/cache.h"
 #include "tracebench/error.h"
+#include "util/cache.h"
 #include "util/text.h"
 
 namespace tracebench {

@@ -7,8 +7,8 @@
 #include <regex>
 #include <sstream>
 
-#include "sources/subprocess.h"
 #include "test_paths.h"
+#include "util/subprocess.h"
 
 namespace tracebench {
 namespace {
@@ -200,10 +200,10 @@ TEST(Cli, AccuracyModePrintsAStatusPerRowAndThePassRate) {
 TEST(Cli, SaveOptimizedWritesOneFilePerModelAndBackend) {
   const auto dir = testing::process_temp_path("saved");
   std::filesystem::remove_all(dir);
-  auto result = tracebench({"--performance", "--backend=xnnpack,auto", "-k", "LinearModel", "-n",
-                            "3", "--warnings", "--save-optimized", dir.string()});
+  auto result = tracebench({"--performance", "--backend=ts,auto", "-k", "LinearModel", "-n", "3",
+                            "--warnings", "--save-optimized", dir.string()});
   ASSERT_EQ(result.exit_code, 0) << result.output;
-  EXPECT_TRUE(std::filesystem::exists(dir / "LinearModel.xnnpack.pt")) << result.output;
+  EXPECT_TRUE(std::filesystem::exists(dir / "LinearModel.ts.pt")) << result.output;
   // auto may pick eager on so small a model: then the row says why there is no file.
   EXPECT_NE(std::filesystem::exists(dir / "LinearModel.auto.pt"),
             result.output.find("auto: --save-optimized: eager has no TorchScript form") !=

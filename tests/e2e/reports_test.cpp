@@ -10,8 +10,8 @@
 #include <regex>
 #include <sstream>
 
-#include "sources/subprocess.h"
 #include "test_paths.h"
+#include "util/subprocess.h"
 
 namespace tracebench {
 namespace {

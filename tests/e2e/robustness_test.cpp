@@ -20,8 +20,8 @@
 #include <thread>
 
 #include "report/csv_reader.h"
-#include "sources/subprocess.h"
 #include "test_paths.h"
+#include "util/subprocess.h"
 
 extern char** environ;
 

@@ -134,6 +134,8 @@ TEST(LazyTraceEverytime, CountsEagerFallbacks) {
 void expect_trace_once_replays(const std::string& backend, Model& model,
                                const std::vector<c10::IValue>& inputs, const std::string& what) {
   // Start from an empty LTC computation cache so the one compile is visible.
+  // The executor exists once the backend is up (2.x no longer makes it on demand).
+  lazy::ensure_lazy_backend();
   torch::lazy::LazyGraphExecutor::Get()->GetComputationCache()->Clear();
   const auto before = lazy::CompileCounts::now();
   auto compiled = compile(backend, model, inputs);

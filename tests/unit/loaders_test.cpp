@@ -8,11 +8,11 @@
 #include "sources/cpp_loader.h"
 #include "sources/load_model.h"
 #include "sources/python_loader.h"
-#include "sources/subprocess.h"
 #include "test_paths.h"
 #include "tracebench/error.h"
 #include "usage_error_helpers.h"
 #include "util/python_interpreter.h"
+#include "util/subprocess.h"
 
 namespace tracebench {
 namespace {

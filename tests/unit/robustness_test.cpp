@@ -20,11 +20,11 @@
 #include "runner/resume.h"
 #include "runner/suite.h"
 #include "sample_rows.h"
-#include "sources/cache.h"
 #include "sources/load_model.h"
 #include "test_paths.h"
 #include "tracebench/error.h"
 #include "usage_error_helpers.h"
+#include "util/cache.h"
 
 namespace tracebench {
 namespace {

@@ -10,8 +10,8 @@
 #include <sstream>
 
 #include "backends/frozen_graph.h"
-#include "sources/subprocess.h"
 #include "tracebench/tracing.h"
+#include "util/subprocess.h"
 #include "zoo/zoo.h"
 
 namespace tracebench {

@@ -7,11 +7,12 @@
 #include <torch/torch.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <map>
 
-#include "sources/subprocess.h"
+#include "util/subprocess.h"
 #include "zoo/state_dict_reader.h"
 #include "zoo/zoo.h"
 
@@ -80,7 +81,9 @@ TEST_P(TorchvisionEquivalence, SameOutputWithTorchvisionWeights) {
   std::cout << "[ zoo ] " << name << ": max abs error " << error << " (max |output| " << scale
             << ")" << std::endl;
   RecordProperty("max_abs_error", std::to_string(error));
-  EXPECT_LE(error, 1e-4);
+  // float32 arithmetic in another order: relative to the output's scale
+  // (torchvision 0.29's seeded resnet50 gives |outputs| up to 3e5, 0.14's do not).
+  EXPECT_LE(error, 1e-4 * std::max(1.0, scale));
   // Guards against a vacuous pass on an output that has all but vanished.
   EXPECT_GT(scale, 1e-3) << "reference output too small to compare";
 }

@@ -1,4 +1,4 @@
-#include "sources/cache.h"
+#include "util/cache.h"
 
 #include <cstdint>
 #include <cstdio>

@@ -1,6 +1,6 @@
 #pragma once
-// Where compiled and exported user models are kept between runs, and the
-// content hash that names them.
+// Where compiled and exported user models and AOTInductor packages are kept
+// between runs, and the content hash that names them.
 
 #include <filesystem>
 #include <string>

@@ -1,4 +1,4 @@
-#include "sources/subprocess.h"
+#include "util/subprocess.h"
 
 #include <sys/wait.h>
 #include <unistd.h>
