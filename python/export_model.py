@@ -13,8 +13,9 @@ arguments and put in eval mode, and its inputs come from
 is passed as keyword arguments, `model(**inputs)`) or from --input-shapes
 (float tensors of those shapes).
 
-The archive holds a wrapper module whose TorchScript class is also named NAME
-(the model is its submodule `model`). Its forward takes the inputs
+The archive holds a wrapper module whose TorchScript class is also named NAME,
+with each character other than a letter, digit or _ made _ (the model is its
+submodule `model`). Its forward takes the inputs
 positionally, a dict's values in the dict's order, and returns:
   - a tensor, when the model returns a tensor;
   - otherwise a flat tuple of the tensors in the model's output, depth first
@@ -54,6 +55,7 @@ import inspect
 import io
 import json
 import os
+import re
 import sys
 
 
@@ -112,7 +114,10 @@ def load_user_module(path):
 
 
 def model_class(module, path, class_name):
-    cls = getattr(module, class_name, None)
+    try:
+        cls = getattr(module, class_name, None)
+    except LookupError as e:  # a module that builds classes by name (hub_models.py) says why not
+        raise ExportError(e)
     if cls is None:
         classes = [n for n, v in vars(module).items()
                    if isinstance(v, type) and issubclass(v, torch.nn.Module)
@@ -235,9 +240,12 @@ def wrap(model, class_name, input_names, keywords):
             return output
         return tuple(tensor for _, tensor in leaves)
 
-    wrapper_class = type(class_name, (torch.nn.Module,), {
+    # TorchScript splits qualified names at dots: hub specs (hf:bert?dropout=0.1) name
+    # classes with any characters.
+    torchscript_name = re.sub(r"\W", "_", class_name, flags=re.ASCII)
+    wrapper_class = type(torchscript_name, (torch.nn.Module,), {
         "__init__": __init__, "forward": forward,
-        "__module__": WRAPPER_MODULE, "__qualname__": class_name})
+        "__module__": WRAPPER_MODULE, "__qualname__": torchscript_name})
     return wrapper_class()
 
 
@@ -275,10 +283,18 @@ def is_installed(path):
             or fnmatch.fnmatch(path, "/etc/python3*"))  # Debian's sitecustomize.py
 
 
+# torch.distributed writes this module into a temporary directory that it deletes at
+# exit (torch/distributed/nn/jit/instantiator.py), and timm imports it: torch's file,
+# which would make every cached archive look stale.
+GENERATED_BY_TORCH = {"_remote_module_non_scriptable"}
+
+
 def source_files(model_file):
     """The real paths of the imported modules' files outside the installation."""
     files = {os.path.realpath(model_file)}
-    for module in list(sys.modules.values()):
+    for name, module in list(sys.modules.items()):
+        if name in GENERATED_BY_TORCH:
+            continue
         file = getattr(module, "__file__", None)
         if file:
             file = os.path.realpath(file)
@@ -288,10 +304,15 @@ def source_files(model_file):
 
 
 def environment_files():
-    """Files that change when the interpreter or torch is upgraded: a cached
-    archive made by another version is stale too."""
-    return sorted({os.path.realpath(sys.executable),
-                   os.path.realpath(os.path.join(os.path.dirname(torch.__file__), "version.py"))})
+    """Files that change when the interpreter, torch or a model library
+    (hub_models.py's) is upgraded: a cached archive made by another version is
+    stale too."""
+    files = {os.path.realpath(sys.executable),
+             os.path.realpath(os.path.join(os.path.dirname(torch.__file__), "version.py"))}
+    for library in ("transformers", "timm"):
+        if library in sys.modules:
+            files.add(os.path.realpath(sys.modules[library].__file__))
+    return sorted(files)
 
 
 def write_manifest(path, model_file):

@@ -20,6 +20,10 @@ python_dependencies=(filelock 'typing-extensions>=4.13.0' 'setuptools>=77.0.3' '
 # PyPI (built for torch 2.14); its models and ops load with 2.15. --no-deps, or pip would
 # replace torch.
 torchvision=(torchvision==0.29.2 pillow)
+# The hub models (--only=hf:TYPE, --only=timm:NAME; python/hub_models.py). timm --no-deps, as
+# torchvision; transformers has no hard torch requirement.
+hub_libraries=(transformers==5.24.0 pyyaml huggingface_hub safetensors)
+hub_libraries_without_deps=(timm==1.0.31)
 
 if [[ "$(ldconfig -p)" != *'libcudart.so.13 '* ]]; then
   echo "setup-torch2: error: no CUDA 13 runtime (libcudart.so.13) on this machine; PyPI's torch" \
@@ -38,7 +42,8 @@ fi
 # pip then lists the CUDA wheels left out (cuDNN, Triton, ...) as "not installed": on
 # purpose, the toolkit's libraries serve instead.
 "$venv/bin/pip" install --quiet "${python_dependencies[@]}" "${missing_cuda_libraries[@]}"
-"$venv/bin/pip" install --quiet --no-deps "${torchvision[@]}"
+"$venv/bin/pip" install --quiet --no-deps "${torchvision[@]}" "${hub_libraries_without_deps[@]}"
+"$venv/bin/pip" install --quiet "${hub_libraries[@]}"
 
 # What the 2.x backends rely on, checked rather than assumed.
 "$venv/bin/python" - <<'PY'
@@ -53,6 +58,7 @@ for needed in ("InitTorchScriptBackend", "AOTIModelPackageLoader"):
     if needed not in symbols:
         raise SystemExit(f"setup-torch2: error: libtorch_cpu.so {torch.__version__} lacks {needed}")
 import torchvision.extension
+import timm, transformers  # the hub models' libraries import with this torch
 if not torchvision.extension._has_ops():
     raise SystemExit(f"setup-torch2: error: torchvision's ops do not load with torch {torch.__version__}")
 print(f"torch {torch.__version__} in {os.path.dirname(torch.__file__)} "

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <map>
 
+#include "build_config.h"
 #include "tracebench/error.h"
 
 namespace tracebench {
@@ -64,9 +65,25 @@ ModelFileKind model_file_kind(const std::filesystem::path& path) {
   throw UsageError("cannot load '" + path.string() + "': model files must end in .cpp, .pt or .py");
 }
 
+bool is_hub_model_spec(const std::string& text) {
+  for (const char* prefix : {"hf:", "timm:"}) {
+    if (text.rfind(prefix, 0) == 0) return true;
+  }
+  return false;
+}
+
 ModelSpec parse_model_spec(const std::string& text,
                            const std::filesystem::path& working_directory) {
   ModelSpec spec;
+  if (is_hub_model_spec(text)) {
+    if (text.back() == ':')
+      throw UsageError("no model after '" + text + "'; write e.g. hf:bert or timm:resnet18");
+    spec.from_path = true;
+    spec.name = text;
+    spec.path = build_config::kHubModels;
+    spec.file_kind = ModelFileKind::kPython;
+    return spec;
+  }
   if (text.find(':') == std::string::npos) {
     if (text.empty()) throw UsageError("--only is empty; name a model (see `tracebench list`)");
     spec.name = text;
@@ -89,7 +106,7 @@ ModelSpec parse_model_spec(const std::string& text,
 }
 
 std::string model_spec_text(const ModelSpec& spec) {
-  if (!spec.from_path) return spec.name;
+  if (!spec.from_path || spec.path == build_config::kHubModels) return spec.name;
   return "path:" + spec.path.string() + ",class:" + spec.name;
 }
 

@@ -1,6 +1,8 @@
 #pragma once
-// Parsing of what `--only` names: a built-in model, or
-// `path:FILE,class:NAME` for a model defined in a user's file.
+// Parsing of what `--only` names: a built-in model,
+// `path:FILE,class:NAME` for a model defined in a user's file, or
+// `hf:TYPE` / `timm:NAME` for a transformers or timm model, which is the class
+// of that name in python/hub_models.py (one loader for every Python model).
 
 #include <filesystem>
 #include <string>
@@ -25,6 +27,9 @@ ModelSpec parse_model_spec(const std::string& text, const std::filesystem::path&
 
 /// Which loader handles `path`, by its extension. Throws UsageError otherwise.
 ModelFileKind model_file_kind(const std::filesystem::path& path);
+
+/// Whether `text` names a transformers or timm model (hf:..., timm:...).
+bool is_hub_model_spec(const std::string& text);
 
 /// The --only text that parse_model_spec turns back into `spec`.
 std::string model_spec_text(const ModelSpec& spec);

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cctype>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
@@ -51,6 +52,16 @@ std::vector<std::filesystem::path> files_read_by_export(const std::filesystem::p
   return files;
 }
 
+// The TorchScript name the exporter gives the wrapper of `class_name`: each
+// character other than a letter, digit or _ made _, since hub specs
+// (hf:bert?hidden_dropout_prob=0.1) name classes with any characters.
+std::string torchscript_class_name(std::string class_name) {
+  for (char& c : class_name) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  }
+  return class_name;
+}
+
 }  // namespace
 
 std::unique_ptr<Model> load_python_model(const std::filesystem::path& file,
@@ -64,7 +75,8 @@ std::unique_ptr<Model> load_python_model(const std::filesystem::path& file,
                    class_name + '\0' + shapes + '\0' + python_interpreter());
   const auto dir = cache_directory() / "py";
   std::filesystem::create_directories(dir);
-  const auto archive = dir / (file.stem().string() + "-" + class_name + "-" + key + ".pt");
+  const auto archive =
+      dir / (file.stem().string() + "-" + torchscript_class_name(class_name) + "-" + key + ".pt");
   if (!cached_artifact_is_current(archive)) {
     const auto partial =
         dir / (archive.filename().string() + "." + std::to_string(getpid()) + ".tmp");
@@ -97,7 +109,7 @@ std::unique_ptr<Model> load_python_model(const std::filesystem::path& file,
     std::filesystem::remove(manifest);
     replace_file(partial, archive);
   }
-  return load_torchscript_model(archive, class_name);
+  return load_torchscript_model(archive, torchscript_class_name(class_name));
 }
 
 }  // namespace tracebench

@@ -7,6 +7,7 @@
 // with its reason. A crash, a fail_to_run or a missing row fails the test.
 
 #include <gtest/gtest.h>
+#include <torch/version.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -103,52 +104,57 @@ std::map<std::string, std::pair<std::string, std::string>> rows_of(const std::fi
   return rows;
 }
 
+// Runs `only` through every built-in backend in one mode; each backend's row
+// must pass, or say why it cannot.
+void expect_every_backend_runs(const std::string& only, const std::vector<std::string>& mode_args,
+                               const char* csv_name, const char* status_column,
+                               const char* detail_column) {
+  const auto csv = testing::process_temp_path(csv_name);
+  std::vector<std::string> args = {TRACEBENCH_BINARY,
+                                   "--backend=" + builtin_backends(),
+                                   "--only=" + only,
+                                   "--output",
+                                   csv.string(),
+                                   "--timeout",
+                                   "240"};
+  args.insert(args.end(), mode_args.begin(), mode_args.end());
+  const auto result = run_command(args);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const auto rows = rows_of(csv, status_column, detail_column);
+  for (const auto& backend : backend_names()) {
+    auto it = rows.find(backend);
+    ASSERT_NE(it, rows.end()) << "no row for " << backend << "\n" << result.output;
+    const auto& [status, detail] = it->second;
+    if (status == "unsupported") {
+      EXPECT_FALSE(detail.empty()) << backend << ": unsupported without a reason";
+    } else if (status == "fail_accuracy" && make_backend(backend)->numerics() != Numerics::kExact) {
+      // A bfloat16 or int8 backend may miss its rule (int8 flips MoE
+      // routing); it must say which output and by how much, in either
+      // of the rule's two measures.
+      EXPECT_TRUE(detail.find("of the output's rms (rule:") != std::string::npos ||
+                  detail.find("cosine similarity") != std::string::npos)
+          << backend << ": " << detail;
+    } else {
+      EXPECT_EQ(status, "pass") << backend << ": " << detail;
+    }
+  }
+}
+
+const std::vector<std::string> kPerformanceMode = {"--performance", "-n", "3", "--warmup", "1"};
+
 class UserModelCorpus : public ::testing::TestWithParam<CorpusModel> {
  protected:
-  void expect_every_backend_runs(const std::vector<std::string>& mode_args, const char* csv_name,
-                                 const char* status_column, const char* detail_column) {
-    const CorpusModel& model = GetParam();
-    const auto csv = testing::process_temp_path(csv_name);
-    std::vector<std::string> args = {
-        TRACEBENCH_BINARY,
-        "--backend=" + builtin_backends(),
-        "--only=path:" + model_path(model).string() + ",class:" + model.class_name,
-        "--output",
-        csv.string(),
-        "--timeout",
-        "240"};
-    args.insert(args.end(), mode_args.begin(), mode_args.end());
-    const auto result = run_command(args);
-    ASSERT_EQ(result.exit_code, 0) << result.output;
-    const auto rows = rows_of(csv, status_column, detail_column);
-    for (const auto& backend : backend_names()) {
-      auto it = rows.find(backend);
-      ASSERT_NE(it, rows.end()) << "no row for " << backend << "\n" << result.output;
-      const auto& [status, detail] = it->second;
-      if (status == "unsupported") {
-        EXPECT_FALSE(detail.empty()) << backend << ": unsupported without a reason";
-      } else if (status == "fail_accuracy" &&
-                 make_backend(backend)->numerics() != Numerics::kExact) {
-        // A bfloat16 or int8 backend may miss its rule (int8 flips MoE
-        // routing); it must say which output and by how much, in either
-        // of the rule's two measures.
-        EXPECT_TRUE(detail.find("of the output's rms (rule:") != std::string::npos ||
-                    detail.find("cosine similarity") != std::string::npos)
-            << backend << ": " << detail;
-      } else {
-        EXPECT_EQ(status, "pass") << backend << ": " << detail;
-      }
-    }
+  std::string only() const {
+    return "path:" + model_path(GetParam()).string() + ",class:" + GetParam().class_name;
   }
 };
 
 TEST_P(UserModelCorpus, EveryBackendMeasuresIt) {
-  expect_every_backend_runs({"--performance", "-n", "3", "--warmup", "1"}, "performance.csv",
-                            "status", "error");
+  expect_every_backend_runs(only(), kPerformanceMode, "performance.csv", "status", "error");
 }
 
 TEST_P(UserModelCorpus, EveryBackendComputesTheSameOutputs) {
-  expect_every_backend_runs({"--accuracy"}, "accuracy.csv", "accuracy", "detail");
+  expect_every_backend_runs(only(), {"--accuracy"}, "accuracy.csv", "accuracy", "detail");
 }
 
 std::string test_name(const ::testing::TestParamInfo<CorpusModel>& info) {
@@ -193,6 +199,56 @@ TEST(UserModelControlFlow, TracedBranchIsWarnedAndCaught) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, UserModelCorpus, ::testing::ValuesIn(kCorpus), test_name);
+
+#if TORCH_VERSION_MAJOR >= 2
+// Real transformers and timm models by name (python/hub_models.py), on the
+// build whose Python has the packages (make torch2-env installs them):
+// ModelOutput dicts, attention masks, encoder-decoders, a dozen vision families.
+const std::vector<std::string> kHubCorpus = {
+    "hf:bert", "hf:gpt2", "hf:t5", "hf:vit", "hf:whisper",
+};
+
+class HubModelCorpus : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(HubModelCorpus, EveryBackendMeasuresIt) {
+  expect_every_backend_runs(GetParam(), kPerformanceMode, "performance.csv", "status", "error");
+}
+
+TEST_P(HubModelCorpus, EveryBackendComputesTheSameOutputs) {
+  expect_every_backend_runs(GetParam(), {"--accuracy"}, "accuracy.csv", "accuracy", "detail");
+}
+
+std::string hub_test_name(const ::testing::TestParamInfo<std::string>& info) {
+  return std::regex_replace(info.param, std::regex("[^A-Za-z0-9]"), "_");
+}
+
+INSTANTIATE_TEST_SUITE_P(Hub, HubModelCorpus, ::testing::ValuesIn(kHubCorpus), hub_test_name);
+#endif
+
+// Where the exporter's Python lacks transformers, hf: names say what to install.
+TEST(HubModels, MissingPackageNamesTheFix) {
+  if (run_command({python_interpreter(), "-c", "import transformers"}).exit_code == 0) {
+    GTEST_SKIP() << python_interpreter() << " has transformers";
+  }
+  const auto result =
+      run_command({TRACEBENCH_BINARY, "--performance", "--only=hf:bert", "-n", "1"});
+  EXPECT_NE(result.exit_code, 0);
+  EXPECT_NE(result.output.find("needs the Python package transformers"), std::string::npos)
+      << result.output;
+  EXPECT_NE(result.output.find("pip install transformers"), std::string::npos) << result.output;
+}
+
+// Names the hub cannot build fail in one line that says where to look.
+TEST(HubModels, UnknownNamesNameTheFix) {
+  if (run_command({python_interpreter(), "-c", "import timm"}).exit_code != 0) {
+    GTEST_SKIP() << python_interpreter() << " lacks timm";
+  }
+  const auto result =
+      run_command({TRACEBENCH_BINARY, "--performance", "--only=timm:no_such_net", "-n", "1"});
+  EXPECT_NE(result.exit_code, 0);
+  EXPECT_NE(result.output.find("timm.list_models() lists the names"), std::string::npos)
+      << result.output;
+}
 
 }  // namespace
 }  // namespace tracebench

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "build_config.h"
 #include "tracebench/error.h"
 
 namespace tracebench {
@@ -38,6 +39,18 @@ TEST(ModelSpec, CommasInsideThePathStayInThePath) {
   EXPECT_EQ(parse_model_spec("class:Net,path:/x,y.pt", kCwd).path, "/x,y.pt");
 }
 
+TEST(ModelSpec, HubNamesAreClassesOfTheHubModelsFile) {
+  for (const std::string text : {"hf:bert", "timm:resnet18?num_classes=10"}) {
+    auto spec = parse_model_spec(text, kCwd);
+    EXPECT_TRUE(spec.from_path);
+    EXPECT_EQ(spec.name, text);
+    EXPECT_EQ(spec.path, build_config::kHubModels);
+    EXPECT_EQ(spec.file_kind, ModelFileKind::kPython);
+    EXPECT_EQ(model_spec_text(spec), text);  // what isolated children get back
+  }
+  EXPECT_FALSE(is_hub_model_spec("path:hf.py,class:hf"));
+}
+
 void expect_usage_error(const std::string& text, const std::string& fragment) {
   try {
     parse_model_spec(text, kCwd);
@@ -57,6 +70,7 @@ TEST(ModelSpec, MalformedSpecsNameTheFix) {
   expect_usage_error("m.py,path:/m.py,class:A", "not key:value");
   expect_usage_error("path:/m.onnx,class:A", ".cpp, .pt or .py");
   expect_usage_error("", "--only is empty");
+  expect_usage_error("timm:", "write e.g. hf:bert or timm:resnet18");
 }
 
 }  // namespace
