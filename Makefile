@@ -4,7 +4,7 @@
 BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 
-.PHONY: deps build run test bench bench-python bench-backends torch2-env build-torch2 test-torch2 clean
+.PHONY: deps build run test bench bench-python bench-backends torch2-env build-torch2 test-torch2 bench-compile bench-xla-peer clean
 
 deps:
 	./scripts/install-deps.sh
@@ -51,6 +51,18 @@ test-torch2: torch2-env
 	  -DTRACEBENCH_BUILD_TESTS=ON -DTRACEBENCH_BUILD_BENCHMARKS=OFF -DTRACEBENCH_TORCH_ROOT=$(TORCH2_ROOT)
 	cmake --build $(TORCH2_BUILD_DIR) -j $(JOBS)
 	ctest --test-dir $(TORCH2_BUILD_DIR) --output-on-failure -j $(JOBS)
+
+# The 2.x build's auto against torch.compile(mode="max-autotune-no-cudagraphs") with
+# inductor's freezing, same weights and processes alternated (docs/performance.md).
+bench-compile: build-torch2
+	build-torch2/venv/bin/python bench/vs_python.py --tracebench $(TORCH2_BUILD_DIR)/tracebench \
+	  --python-recipe compile --backend auto --models resnet18 resnet50 alexnet mobilenet_v2 squeezenet1_1
+
+# The seed's experiment with the real torch_xla (CPU PJRT device) beside tracebench's lazy
+# backends, same weights (docs/performance.md).
+bench-xla-peer: build
+	./scripts/setup-torch-xla.sh build-xla/venv
+	build-xla/venv/bin/python bench/torch_xla_peer.py --tracebench $(BUILD_DIR)/tracebench
 
 clean:
 	rm -rf $(BUILD_DIR)

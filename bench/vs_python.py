@@ -16,6 +16,10 @@ geomean of the ratios.
         tracebench eager against Python eager (the default)
     /usr/bin/python3 bench/vs_python.py --python-recipe ofi --backend auto
         tracebench's auto against optimize_for_inference(freeze(trace(m))) (make bench-backends)
+    build-torch2/venv/bin/python bench/vs_python.py --tracebench build-torch2/cmake/tracebench \
+        --python-recipe compile --backend auto
+        the 2.x build's auto against torch.compile(mode="max-autotune-no-cudagraphs") with
+        inductor's freezing, on PyTorch 2.x (make bench-compile)
 """
 
 import argparse
@@ -73,6 +77,21 @@ def torchvision_model_and_inputs(args):
     return model, [torch.randn(args.batch_size, 3, 224, 224)]
 
 
+def compiled_with_inductor(model):
+    """torch.compile as a 2.x user tunes it for CPU inference: inductor's freezing
+    (weights folded into the graph, oneDNN's prepacked convolutions and linears) and
+    max-autotune's GEMM template search. It compiles on the first call, among the
+    warm-up calls; inductor's on-disk cache serves the later processes."""
+    import torch
+    import torch._inductor.config
+
+    if not hasattr(torch, "compile"):
+        raise SystemExit(f"torch {torch.__version__} has no torch.compile; run this with "
+                         "PyTorch 2.x's python (make torch2-env: build-torch2/venv/bin/python)")
+    torch._inductor.config.freezing = True
+    return torch.compile(model, mode="max-autotune-no-cudagraphs")
+
+
 def python_samples(args):
     """Runs in a child process, as tracebench does: one fresh process per block."""
     import torch
@@ -89,6 +108,8 @@ def python_samples(args):
         if args.python_recipe == "ofi":  # what a Python user gets in three lines
             traced = model if args.saved_module else torch.jit.trace(model, tuple(x))
             model = torch.jit.optimize_for_inference(torch.jit.freeze(traced))
+        elif args.python_recipe == "compile":  # PyTorch 2.x's own answer
+            model = compiled_with_inductor(model)
         # tracebench calls the model warmup + 2 times before sampling (a timed first
         # call, --warmup calls, a memory-measuring call), once for the eager baseline
         # and once for the A/A twin that `--backend eager` adds.
@@ -267,8 +288,9 @@ def main():
     parser.add_argument("--seed", type=int, default=1337)
     parser.add_argument("--backend", default="eager", help="the tracebench backend timed")
     parser.add_argument("--auto-tolerance", default="exact", choices=["exact", "bf16", "int8"])
-    parser.add_argument("--python-recipe", default="eager", choices=["eager", "ofi"],
-                        help="Python's side: the model as is, or freeze + optimize_for_inference")
+    parser.add_argument("--python-recipe", default="eager", choices=["eager", "ofi", "compile"],
+                        help="Python's side: the model as is, freeze + optimize_for_inference, "
+                             "or torch.compile with inductor's freezing (PyTorch 2.x)")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--weights", help=argparse.SUPPRESS)
     parser.add_argument("--saved-module", help=argparse.SUPPRESS)
