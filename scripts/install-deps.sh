@@ -11,6 +11,7 @@ packages=(
   libcli11-dev nlohmann-json3-dev libboost-dev
   googletest libgtest-dev libbenchmark-dev
   chromium                 # renders the HTML report in its end-to-end test (skipped if absent)
+  cmark-gfm                # GitHub's markdown parser: reads --markdown's tables in a test
   clang                    # libFuzzer for the fuzz targets run by ctest (skipped if absent)
   clang-format             # the format check of .ci/run (scripts/format.sh)
 )

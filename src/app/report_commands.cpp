@@ -3,6 +3,7 @@
 #include "report/compare.h"
 #include "report/html.h"
 #include "report/json.h"
+#include "report/markdown.h"
 #include "report/merge.h"
 #include "tracebench/error.h"
 #include "util/text.h"
@@ -10,9 +11,12 @@
 namespace tracebench {
 
 ReportCommands::ReportCommands(CLI::App& app) {
-  report_ = app.add_subcommand("report", "Render a JSON report as one self-contained HTML page");
+  report_ = app.add_subcommand(
+      "report", "Render a JSON report as one self-contained HTML page, or as markdown tables");
   report_->add_option("results", report_input_, "A JSON file written by --json")->required();
-  report_->add_option("--html", html_output_, "The HTML file to write")->required();
+  report_->add_option("--html", html_output_, "The HTML file to write");
+  report_->add_option("--markdown", markdown_output_,
+                      "The markdown file to write (GitHub-flavoured tables)");
 
   compare_ = app.add_subcommand(
       "compare", "Compare two JSON reports; exit 1 on a significant regression beyond --threshold");
@@ -33,9 +37,18 @@ ReportCommands::ReportCommands(CLI::App& app) {
 
 std::optional<int> ReportCommands::run(std::ostream& out, std::ostream&) const {
   if (report_->parsed()) {
+    if (html_output_.empty() && markdown_output_.empty()) {
+      throw UsageError("report: nothing to write; add --html FILE or --markdown FILE");
+    }
     const auto report = read_report(report_input_);
-    write_html_report(html_output_, report);
-    out << "wrote " << html_output_ << " (" << report.rows.size() << " rows)" << std::endl;
+    if (!html_output_.empty()) {
+      write_html_report(html_output_, report);
+      out << "wrote " << html_output_ << " (" << report.rows.size() << " rows)" << std::endl;
+    }
+    if (!markdown_output_.empty()) {
+      write_markdown_report(markdown_output_, report);
+      out << "wrote " << markdown_output_ << " (" << report.rows.size() << " rows)" << std::endl;
+    }
     return 0;
   }
   if (compare_->parsed()) {

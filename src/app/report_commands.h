@@ -24,7 +24,7 @@ class ReportCommands {
   CLI::App* report_;
   CLI::App* compare_;
   CLI::App* merge_;
-  std::string report_input_, html_output_;
+  std::string report_input_, html_output_, markdown_output_;
   std::string base_, next_;
   double threshold_ = 0.05;
   bool allow_config_change_ = false;

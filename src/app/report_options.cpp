@@ -20,6 +20,10 @@ void add_measurement_and_report_options(CLI::App& app, RunOptions& options) {
               {sample_order_label(SampleOrder::kInterleaved), SampleOrder::kInterleaved},
               {sample_order_label(SampleOrder::kBlocked), SampleOrder::kBlocked}},
           CLI::ignore_case));
+  // Not in the reports group: the child that measures a row adds its warnings.
+  app.add_flag("--percentiles", options.percentiles,
+               "Print p50/p90/p99/p99.9 latency and throughput on each line, and warn where "
+               "-n is too small for a percentile (the CSV and JSON always have them)");
   // Reports are the parent's: nothing in this group reaches a model's child process.
   app.add_flag("--ci", options.print_ci,
                "Print the speedup's 95% bootstrap CI on one-backend lines too "

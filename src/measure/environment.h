@@ -2,6 +2,7 @@
 // Where a run happened, recorded in every JSON report: numbers are only
 // comparable between runs whose environments match.
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,9 @@ struct Environment {
   std::string hostname;
   std::string load_average;  // first three fields of /proc/loadavg
   std::string cpu_governor;  // cpu0 scaling_governor; "" if unavailable
+  /// The compute probe's GFLOP/s per kernel at torch_threads
+  /// (measure/compute_peak.h); empty when not probed (accuracy runs).
+  std::map<std::string, double> peak_gflops;
 };
 
 /// Reads the environment now. Never throws: what cannot be read stays empty.

@@ -25,6 +25,22 @@ double median_in_place(std::vector<double>& values) {
 
 double median(std::vector<double> values) { return median_in_place(values); }
 
+size_t samples_for_percentile(double percent) {
+  // Rounded to 1e-9 first: 1 / (1 - 0.999) is 1000.0000000000009 in doubles.
+  const double exact = 1.0 / (1.0 - percent / 100.0);
+  return static_cast<size_t>(std::ceil(std::round(exact * 1e9) / 1e9));
+}
+
+double nearest_rank_percentile(std::vector<double> values, double percent) {
+  if (values.empty() || values.size() < samples_for_percentile(percent)) return kNaN;
+  const double exact_rank = percent / 100.0 * static_cast<double>(values.size());
+  const auto rank = static_cast<size_t>(std::ceil(std::round(exact_rank * 1e9) / 1e9));
+  const size_t index = std::clamp<size_t>(rank, 1, values.size()) - 1;
+  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(index),
+                   values.end());
+  return values[index];
+}
+
 double mean(const std::vector<double>& values) {
   if (values.empty()) return kNaN;
   return std::accumulate(values.begin(), values.end(), 0.0) / values.size();

@@ -2,6 +2,7 @@
 // Statistics over timing samples, as pure functions. Edge cases are stated per
 // function; none of them throws on empty input unless it says so.
 
+#include <cstddef>
 #include <vector>
 
 namespace tracebench {
@@ -10,6 +11,16 @@ namespace tracebench {
 double median(std::vector<double> values);
 /// The same without a copy, for hot loops (the bootstrap): reorders `values`.
 double median_in_place(std::vector<double>& values);
+
+/// The fewest values that resolve the `percent` percentile: 1 / (1 - p/100),
+/// rounded up (p50: 2, p90: 10, p99: 100, p99.9: 1000). Below it, the
+/// nearest rank is the maximum, whatever the percentile.
+size_t samples_for_percentile(double percent);
+
+/// Nearest-rank percentile: the smallest value with at least `percent`% of
+/// the values at or below it, sorted[ceil(p/100 * n) - 1]. NaN when there are
+/// fewer values than samples_for_percentile(percent).
+double nearest_rank_percentile(std::vector<double> values, double percent);
 
 /// Arithmetic mean. NaN if empty.
 double mean(const std::vector<double>& values);

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "measure/statistics.h"
+#include "report/row_figures.h"
 #include "util/text.h"
 
 namespace tracebench {
@@ -84,6 +85,18 @@ std::string format_result_line(const ResultRow& row, size_t backend_width, bool 
   return line_prefix(row, backend_width) + format_speedup(row, with_ci) + chosen;
 }
 
+std::string format_latency_percentiles(const ResultRow& row) {
+  std::string text;
+  for (const auto& percentile : latency_percentiles()) {
+    const double ms = percentile_latency_ms(row, percentile.percent);
+    text += std::string(percentile.name) + " " +
+            (std::isnan(ms) ? std::string("-") : printf_string("%.2f", ms)) + " ";
+  }
+  const double throughput = throughput_per_s(row);
+  return text + "ms, " +
+         (std::isnan(throughput) ? std::string("-") : printf_string("%.1f", throughput)) + "/s";
+}
+
 std::string format_accuracy_line(const ResultRow& row, size_t backend_width) {
   return line_prefix(row, backend_width) +
          (row.error.empty() ? row.status : row.status + ": " + row.error);
@@ -95,8 +108,8 @@ std::string format_pass_rate(const std::vector<ResultRow>& rows) {
   return "accuracy: " + std::to_string(passed) + "/" + std::to_string(rows.size()) + " pass";
 }
 
-std::string format_grid_table(const std::vector<ResultRow>& rows,
-                              const std::vector<std::string>& backends) {
+std::vector<std::vector<std::string>> grid_table_cells(const std::vector<ResultRow>& rows,
+                                                       const std::vector<std::string>& backends) {
   Table table;
   table.push_back({"Model"});
   for (const auto& backend : backends) table.front().push_back(backend);
@@ -147,7 +160,12 @@ std::string format_grid_table(const std::vector<ResultRow>& rows,
   }
   table.push_back(clamped);
   table.push_back(pass_rate);
-  return render_grid(table);
+  return table;
+}
+
+std::string format_grid_table(const std::vector<ResultRow>& rows,
+                              const std::vector<std::string>& backends) {
+  return render_grid(grid_table_cells(rows, backends));
 }
 
 }  // namespace tracebench

@@ -23,6 +23,10 @@ size_t backend_column_width(const std::vector<std::string>& backends);
 /// backends or --ci).
 std::string format_result_line(const ResultRow& row, size_t backend_width, bool with_ci = false);
 
+/// "p50 12.31 p90 12.90 p99 - p99.9 - ms, 81.2/s": the backend's latency
+/// percentiles ("-" where the samples are too few) and throughput.
+std::string format_latency_percentiles(const ResultRow& row);
+
 /// Accuracy mode's line: "cpu  eval  resnet18  ofi  pass", or the status and
 /// the worst output's errors.
 std::string format_accuracy_line(const ResultRow& row, size_t backend_width);
@@ -37,5 +41,9 @@ std::string format_pass_rate(const std::vector<ResultRow>& rows);
 /// ("67%": measured rows of all rows; counts are in the HTML summary).
 std::string format_grid_table(const std::vector<ResultRow>& rows,
                               const std::vector<std::string>& backends);
+
+/// The grid's cells, header row first, for other renderings (markdown).
+std::vector<std::vector<std::string>> grid_table_cells(const std::vector<ResultRow>& rows,
+                                                       const std::vector<std::string>& backends);
 
 }  // namespace tracebench

@@ -30,16 +30,6 @@ std::vector<std::string> models_in_order(const RunReport& report) {
   return models;
 }
 
-std::vector<std::string> backends_in_order(const RunReport& report) {
-  std::vector<std::string> backends;
-  for (const auto& row : report.rows) {
-    if (std::find(backends.begin(), backends.end(), row.backend) == backends.end()) {
-      backends.push_back(row.backend);
-    }
-  }
-  return backends;
-}
-
 std::string color_of(const std::vector<std::string>& backends, const std::string& backend) {
   const size_t index = std::find(backends.begin(), backends.end(), backend) - backends.begin();
   return kPalette[index % (sizeof kPalette / sizeof *kPalette)];

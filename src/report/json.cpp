@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -40,7 +41,8 @@ json environment_to_json(const Environment& e) {
           {"time_utc", e.time_utc},
           {"hostname", e.hostname},
           {"load_average", e.load_average},
-          {"cpu_governor", e.cpu_governor}};
+          {"cpu_governor", e.cpu_governor},
+          {"peak_gflops", e.peak_gflops}};
 }
 
 Environment environment_from_json(const json& j) {
@@ -61,7 +63,18 @@ Environment environment_from_json(const json& j) {
   e.hostname = value_or<std::string>(j, "hostname", "");
   e.load_average = value_or<std::string>(j, "load_average", "");
   e.cpu_governor = value_or<std::string>(j, "cpu_governor", "");
+  e.peak_gflops = value_or<std::map<std::string, double>>(j, "peak_gflops", {});
   return e;
+}
+
+std::vector<std::string> backends_in_order(const RunReport& report) {
+  std::vector<std::string> backends;
+  for (const auto& row : report.rows) {
+    if (std::find(backends.begin(), backends.end(), row.backend) == backends.end()) {
+      backends.push_back(row.backend);
+    }
+  }
+  return backends;
 }
 
 json row_to_json(const ResultRow& row) {

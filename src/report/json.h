@@ -28,6 +28,9 @@ Environment environment_from_json(const nlohmann::json& json);
 
 /// NaN numbers become null and come back as NaN.
 nlohmann::json row_to_json(const ResultRow& row);
+
+/// The report's backends in the order their first rows appear.
+std::vector<std::string> backends_in_order(const RunReport& report);
 ResultRow row_from_json(const nlohmann::json& json);
 
 nlohmann::json report_to_json(const RunReport& report);

@@ -4,6 +4,7 @@
 #include "report/csv.h"
 #include "report/html.h"
 #include "report/json.h"
+#include "report/markdown.h"
 #include "report/progress.h"
 #include "util/text.h"
 
@@ -13,7 +14,8 @@ namespace {
 
 class ConsoleReporter : public Reporter {
  public:
-  ConsoleReporter(std::ostream& out, bool print_ci) : out_(out), print_ci_(print_ci) {}
+  ConsoleReporter(std::ostream& out, bool print_ci, bool print_percentiles)
+      : out_(out), print_ci_(print_ci), print_percentiles_(print_percentiles) {}
 
   void begin(const RunContext& context) override {
     accuracy_ = context.accuracy;
@@ -23,9 +25,13 @@ class ConsoleReporter : public Reporter {
 
   void row(const ResultRow& row) override {
     const bool with_ci = backend_width_ > 0 || print_ci_;
-    out_ << (accuracy_ ? format_accuracy_line(row, backend_width_)
-                       : format_result_line(row, backend_width_, with_ci))
-         << std::endl;
+    if (accuracy_) {
+      out_ << format_accuracy_line(row, backend_width_) << std::endl;
+      return;
+    }
+    out_ << format_result_line(row, backend_width_, with_ci);
+    if (print_percentiles_ && row.passed()) out_ << "  " << format_latency_percentiles(row);
+    out_ << std::endl;
   }
 
   void end(const std::vector<ResultRow>& rows) override {
@@ -39,6 +45,7 @@ class ConsoleReporter : public Reporter {
  private:
   std::ostream& out_;
   bool print_ci_;
+  bool print_percentiles_;
   bool accuracy_ = false;
   std::vector<std::string> backends_;
   size_t backend_width_ = 0;
@@ -159,6 +166,18 @@ class HtmlReporter : public WholeReportReporter {
   }
 };
 
+// Written when the run ends, as the HTML: its grid needs every row.
+class MarkdownReporter : public WholeReportReporter {
+ public:
+  using WholeReportReporter::WholeReportReporter;
+  void end(const std::vector<ResultRow>&) override { write_now(); }
+
+ private:
+  void write(const std::string& path, const RunReport& report) const override {
+    write_markdown_report(path, report);
+  }
+};
+
 template <typename T>
 std::unique_ptr<Reporter> make_file_reporter(const std::string& path) {
   return std::make_unique<T>(path);
@@ -166,8 +185,9 @@ std::unique_ptr<Reporter> make_file_reporter(const std::string& path) {
 
 }  // namespace
 
-std::unique_ptr<Reporter> make_console_reporter(std::ostream& out, bool print_ci) {
-  return std::make_unique<ConsoleReporter>(out, print_ci);
+std::unique_ptr<Reporter> make_console_reporter(std::ostream& out, bool print_ci,
+                                                bool print_percentiles) {
+  return std::make_unique<ConsoleReporter>(out, print_ci, print_percentiles);
 }
 
 std::unique_ptr<Reporter> make_stderr_reporter(std::ostream& err, bool print_warnings) {
@@ -187,6 +207,10 @@ const std::vector<ReportFileFormat>& report_file_formats() {
        "Write the HTML report (summary, charts, every row) to this file when the run ends "
        "(default: none; `tracebench report` draws one from a JSON report)",
        make_file_reporter<HtmlReporter>},
+      {"markdown",
+       "Write the grid and the rows as GitHub-flavoured markdown tables to this file when the "
+       "run ends (default: none; `tracebench report` writes one from a JSON report)",
+       make_file_reporter<MarkdownReporter>},
   };
   return formats;
 }

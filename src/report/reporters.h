@@ -14,7 +14,9 @@ namespace tracebench {
 
 /// The dynamo runner's line per row, then the grid (several backends) or the
 /// accuracy pass rate. `print_ci` (--ci) shows the CI with one backend too.
-std::unique_ptr<Reporter> make_console_reporter(std::ostream& out, bool print_ci);
+/// `print_percentiles` (--percentiles) appends latency percentiles and throughput.
+std::unique_ptr<Reporter> make_console_reporter(std::ostream& out, bool print_ci,
+                                                bool print_percentiles = false);
 
 /// On `err`: warnings about the run itself (a Debug build) at the start, the
 /// progress line on a terminal, and each row's noise warnings when `err` is a

@@ -70,6 +70,13 @@ struct ResultRow {
   // after it (lazy backends compile there).
   double first_call_latency_s = std::numeric_limits<double>::quiet_NaN();
 
+  // The work of one call and this machine's limit for it (docs/statistics.md):
+  // FLOPs of one call at the row's batch size (backends/flops.h counts them),
+  // and the compute probe's best GFLOP/s for the arithmetic the backend does.
+  // NaN when unknown (training, a model the counter cannot trace, int8).
+  double flops = std::numeric_limits<double>::quiet_NaN();
+  double peak_gflops = std::numeric_limits<double>::quiet_NaN();
+
   // Noise diagnostics: stable codes (high_cv, slow_start, short_samples) and
   // one-line messages, same order.
   std::vector<std::string> warning_codes;

@@ -1,8 +1,10 @@
 #include "report/row_schema.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
+#include "report/row_figures.h"
 #include "util/text.h"
 
 namespace tracebench {
@@ -112,6 +114,16 @@ RowField json_only(const char* json_key, const char* unit, T ResultRow::*member)
       [member](ResultRow& row, const json& value) { row.*member = value.get<T>(); });
 }
 
+// NaN (unknown) is a JSON null, as in number().
+RowField json_only_number(const char* json_key, const char* unit, double ResultRow::*member) {
+  return json_only(
+      json_key, unit,
+      [member](const ResultRow& row) {
+        return std::isfinite(row.*member) ? json(row.*member) : json(nullptr);
+      },
+      [member](ResultRow& row, const json& value) { row.*member = value.get<double>(); });
+}
+
 // Stable codes in the CSV (high_cv;slow_start), codes with their messages in
 // the JSON. A row read from the CSV has no messages: the code stands in.
 RowField warnings() {
@@ -156,9 +168,43 @@ RowField confidence_interval_low() {
   return field;
 }
 
+// A figure computed from the samples, so written but never read back (a row
+// read from the CSV has no samples; the JSON's samples_s recomputes it).
+RowField derived(const char* name, const char* unit, const char* html_heading,
+                 const char* html_format, std::function<double(const ResultRow&)> value) {
+  RowField field = described(name, name, unit, html_heading);
+  field.to_text = [value](const ResultRow& row) {
+    const double x = value(row);
+    return std::isnan(x) ? std::string() : printf_string("%.6f", x);
+  };
+  field.to_json = [value](const ResultRow& row) {
+    const double x = value(row);
+    return std::isfinite(x) ? json(x) : json(nullptr);
+  };
+  field.to_html = [value, html_format](const ResultRow& row) {
+    return html_number(html_format, value(row));
+  };
+  return field;
+}
+
+// p50_latency ... p999_latency, ms per call, throughput, gflops and peak_share.
+std::vector<RowField> latency_fields() {
+  std::vector<RowField> fields;
+  for (const auto& percentile : latency_percentiles()) {
+    const double percent = percentile.percent;
+    fields.push_back(
+        derived(percentile.column, "ms", percentile.html_heading, "%.3f",
+                [percent](const ResultRow& row) { return percentile_latency_ms(row, percent); }));
+  }
+  fields.push_back(derived("throughput", "samples/s", "throughput /s", "%.1f", throughput_per_s));
+  fields.push_back(derived("gflops", "GFLOP/s", "GFLOP/s", "%.1f", achieved_gflops));
+  fields.push_back(derived("peak_share", "", "peak share", "%.2f", peak_share));
+  return fields;
+}
+
 std::vector<RowField> make_row_fields() {
   using R = ResultRow;
-  return {
+  std::vector<RowField> fields = {
       // The dynamo runner's columns, in its order.
       text("dev", "device", &R::device),
       text("name", "model", &R::model),
@@ -193,7 +239,17 @@ std::vector<RowField> make_row_fields() {
       json_only("samples_s", "s", &R::samples_s),  // every timed sample, per call
       json_only("eager_samples_s", "s", &R::eager_samples_s),
       json_only("counters", "", &R::counters),
+      json_only_number("flops", "", &R::flops),
+      json_only_number("peak_gflops", "GFLOP/s", &R::peak_gflops),
   };
+  // After the columns that were there before them, as CSV readers index by
+  // position; before the JSON-only fields.
+  const auto chosen = std::find_if(fields.begin(), fields.end(), [](const RowField& field) {
+    return field.json_key == std::string("chosen");
+  });
+  const auto latency = latency_fields();
+  fields.insert(chosen + 1, latency.begin(), latency.end());
+  return fields;
 }
 
 }  // namespace

@@ -11,10 +11,12 @@
 
 #include "accuracy/output_comparison.h"
 #include "accuracy/tolerance.h"
+#include "backends/flops.h"
 #include "backends/registry.h"
 #include "measure/memory.h"
 #include "measure/statistics.h"
 #include "measure/timer.h"
+#include "report/row_figures.h"
 #include "runner/child_phase.h"
 #include "runner/execution_settings.h"
 #include "runner/model_checks.h"
@@ -247,6 +249,16 @@ void warn_about_denormal_output(std::vector<ResultRow>& rows, const Contender& e
   }
 }
 
+// The FLOPs of one forward pass, for the rows' gflops and peak_share; NaN
+// where the counter's trace fails (the rows are measured all the same).
+double flops_per_call(Model& model, const std::vector<c10::IValue>& inputs) {
+  try {
+    return static_cast<double>(count_flops(model, inputs).flops);
+  } catch (const std::exception&) {
+    return std::numeric_limits<double>::quiet_NaN();
+  }
+}
+
 }  // namespace
 
 std::vector<c10::IValue> randomized_inputs(const std::vector<c10::IValue>& inputs, uint64_t seed,
@@ -285,6 +297,10 @@ std::vector<ResultRow> measure_performance(LoadedModel& loaded, const RunOptions
   const auto dtype = storage_dtype(options.precision);
   cast_model(*loaded.model, dtype);
   const auto inputs = cast_inputs(loaded.inputs, dtype);
+  if (options.mode == Mode::kInference) {
+    const double flops = flops_per_call(*loaded.model, inputs);
+    for (auto& row : rows) row.flops = flops;
+  }
   AutocastScope autocast(options.precision);
 
   CompileOptions compile_options;
@@ -319,6 +335,9 @@ std::vector<ResultRow> measure_performance(LoadedModel& loaded, const RunOptions
   for (size_t i = 1; i < contenders.size(); ++i) {
     summarize(*contenders[i].row, contenders[i], contenders[0]);
     add_measurements(*contenders[i].row, contenders[i], contenders[0], options.seed + i);
+    if (options.percentiles && contenders[i].row->passed()) {
+      warn_unsupported_percentiles(*contenders[i].row);
+    }
     if (contenders[i].backend) {
       warn_if_control_flow_was_traced(*contenders[i].row, *loaded.model, *contenders[i].backend);
     }

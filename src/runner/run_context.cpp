@@ -1,5 +1,6 @@
 #include "runner/run_context.h"
 
+#include "measure/compute_peak.h"
 #include "runner/status_rows.h"
 
 namespace tracebench {
@@ -39,6 +40,9 @@ RunContext run_context(const RunOptions& options, size_t models) {
   RunContext context;
   context.settings = settings_to_json(options);
   context.environment = collect_environment();
+  // At the run's thread count (apply_process_settings ran): the limit the
+  // measured rows are compared with. Accuracy runs time nothing.
+  if (!options.accuracy) context.environment.peak_gflops = measure_compute_peaks();
   context.backends = options.backends;
   context.models = models;
   context.accuracy = options.accuracy;

@@ -75,6 +75,9 @@ struct RunOptions {
   double max_time_s = 60;  // --max-time: sampling cap per model with --target-ci
   SampleOrder sample_order = SampleOrder::kInterleaved;  // --sample-order
   bool print_ci = false;                                 // --ci: the CI on the one-backend line too
+  /// --percentiles: latency percentiles and throughput on the console, and a
+  /// warning in each row whose sample count leaves a percentile empty.
+  bool percentiles = false;
   bool print_warnings = false;  // --warnings: noise warnings on stderr even when not a terminal
   /// Report files by the flag that names them ("output" for the CSV, "json"):
   /// report/reporters.h lists the formats.

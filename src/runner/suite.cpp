@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "report/reporters.h"
+#include "runner/compute_limit.h"
 #include "runner/execution_settings.h"
 #include "runner/isolation.h"
 #include "runner/model_selection.h"
@@ -22,7 +23,7 @@ std::vector<std::unique_ptr<Reporter>> make_reporters(const RunOptions& options,
   std::vector<std::unique_ptr<Reporter>> reporters;
   // First, so that the progress line is cleared before the console prints a row.
   reporters.push_back(make_stderr_reporter(err, options.print_warnings));
-  reporters.push_back(make_console_reporter(out, options.print_ci));
+  reporters.push_back(make_console_reporter(out, options.print_ci, options.percentiles));
   for (const auto& format : report_file_formats()) {
     const std::string& path = report_file(options, format.flag);
     if (!path.empty()) reporters.push_back(format.make(path));
@@ -65,6 +66,7 @@ std::vector<ResultRow> run_suite(const RunOptions& options,
       rows = status_rows(spec.name, todo, status::kModelFailToLoad, error.what());
     }
     for (auto& row : rows) {
+      set_peak_gflops(row, context.environment.peak_gflops);
       for (const auto& reporter : reporters) reporter->row(row);
       all_rows.push_back(std::move(row));
     }

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -42,10 +43,10 @@ size_t count_lines(const std::string& text) {
 const fs::path& run_json() {
   static const fs::path path = [] {
     const auto json = scratch("run.json");
-    auto result =
-        tracebench({"--performance", "--backend=eager,ts", "-k", "^Linear", "-k", "small_convnet",
-                    "-n", "8", "--batch-size", "2", "--json", json.string(), "--output",
-                    scratch("run.csv").string(), "--html", scratch("run.html").string()});
+    auto result = tracebench(
+        {"--performance", "--backend=eager,ts", "-k", "^Linear", "-k", "small_convnet", "-n", "8",
+         "--batch-size", "2", "--json", json.string(), "--output", scratch("run.csv").string(),
+         "--html", scratch("run.html").string(), "--markdown", scratch("run.md").string()});
     EXPECT_EQ(result.exit_code, 0) << result.output;
     return json;
   }();
@@ -62,7 +63,10 @@ TEST(Reports, OneRunWritesEveryReportWithTheSameRows) {
   const auto csv = read_text(scratch("run.csv"));
   const auto html = read_text(scratch("run.html"));
   EXPECT_EQ(count_lines(csv), 1 + json["rows"].size()) << csv;
-  EXPECT_NE(csv.find(",mode,precision,chosen\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",mode,precision,chosen,p50_latency,p90_latency,p99_latency,p999_latency,"
+                     "throughput,gflops,peak_share\n"),
+            std::string::npos)
+      << csv;
   for (const auto& row : json["rows"]) {
     const std::string model = row["model"], backend = row["backend"];
     EXPECT_NE(csv.find("cpu," + model + ",2,"), std::string::npos) << model;
@@ -79,6 +83,96 @@ TEST(Reports, OneRunWritesEveryReportWithTheSameRows) {
   EXPECT_TRUE(json["environment"]["cpu_flags"].is_array());
   EXPECT_EQ(json["columns"]["abs_latency_ms"]["unit"], "ms");
   EXPECT_EQ(json["columns"]["abs_latency_ms"]["csv_column"], "abs_latency");
+}
+
+// --percentiles: each row's percentiles and throughput, recomputed here from
+// its own samples; those 12 samples cannot resolve p99, which is left empty
+// with a warning naming the -n it needs.
+TEST(Reports, PercentilesAndThroughputFromTheSamples) {
+  const auto json = scratch("percentiles.json");
+  const auto result =
+      tracebench({"--performance", "--backend=ts", "--only", "LinearModel", "--batch-size", "4",
+                  "-n", "12", "--percentiles", "--json", json.string()});
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find(" p50 "), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("p99 - p99.9 - ms, "), std::string::npos) << result.output;
+  const auto rows = read_json(json)["rows"];
+  ASSERT_EQ(rows.size(), 1u);
+  const auto& row = rows[0];
+  std::vector<double> samples = row["samples_s"];
+  ASSERT_EQ(samples.size(), 12u);
+  std::sort(samples.begin(), samples.end());
+  EXPECT_DOUBLE_EQ(row["p50_latency"].get<double>(), samples[5] * 1e3);   // rank ceil(6)
+  EXPECT_DOUBLE_EQ(row["p90_latency"].get<double>(), samples[10] * 1e3);  // rank ceil(10.8)
+  EXPECT_TRUE(row["p99_latency"].is_null());
+  EXPECT_TRUE(row["p999_latency"].is_null());
+  double total = 0;
+  for (double s : samples) total += s;
+  EXPECT_NEAR(row["throughput"].get<double>(), 4 * 12 / total,
+              1e-6 * row["throughput"].get<double>());
+  std::string codes;
+  for (const auto& warning : row["warnings"]) codes += warning["code"].get<std::string>() + " ";
+  EXPECT_NE(codes.find("few_samples_for_p99_latency"), std::string::npos) << codes;
+  EXPECT_EQ(codes.find("few_samples_for_p90_latency"), std::string::npos) << codes;
+  EXPECT_NE(row["warnings"].dump().find("run with -n 100"), std::string::npos) << row["warnings"];
+}
+
+// gflops is the counted FLOPs over the median latency; peak_share is that over
+// the probe's best float32 kernel, recorded in the environment.
+TEST(Reports, GflopsAndPeakShareAgainstTheProbe) {
+  const auto report = read_json(run_json());
+  const auto& peaks = report["environment"]["peak_gflops"];
+  ASSERT_TRUE(peaks.contains("conv2d_fp32")) << peaks;
+  double best_fp32 = 0;
+  for (const auto& [kernel, gflops] : peaks.items()) {
+    if (kernel.find("_fp32") != std::string::npos)
+      best_fp32 = std::max(best_fp32, gflops.get<double>());
+  }
+  for (const auto& row : report["rows"]) {
+    ASSERT_TRUE(row["flops"].is_number()) << row;
+    EXPECT_GT(row["flops"].get<double>(), 0) << row["model"];
+    const double gflops = row["flops"].get<double>() / (row["abs_latency_ms"].get<double>() * 1e6);
+    EXPECT_NEAR(row["gflops"].get<double>(), gflops, 1e-9 * gflops);
+    EXPECT_DOUBLE_EQ(row["peak_gflops"].get<double>(), best_fp32);
+    EXPECT_NEAR(row["peak_share"].get<double>(), gflops / best_fp32, 1e-9);
+    EXPECT_GT(row["peak_share"].get<double>(), 0);
+    EXPECT_LE(row["peak_share"].get<double>(), 1) << row["model"] << " " << row["backend"];
+  }
+  EXPECT_NE(read_text(scratch("run.csv")).find(",throughput,gflops,peak_share\n"),
+            std::string::npos);
+}
+
+size_t count_of(const std::string& text, const std::string& what) {
+  size_t count = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++count;
+  return count;
+}
+
+// The markdown a run writes, and `report` writes from its JSON, is what
+// GitHub's own parser (cmark-gfm) reads as two tables: the grid (2 models, a
+// header and 3 summary rows) and one line per row.
+TEST(Reports, MarkdownIsReadAsTables) {
+  if (!fs::exists("/usr/bin/cmark-gfm")) {
+    GTEST_SKIP() << "cmark-gfm not installed: markdown not parsed; apt-get install cmark-gfm";
+  }
+  const auto rows = read_json(run_json())["rows"].size();
+  const auto from_json = scratch("report.md");
+  const auto made = tracebench({"report", run_json().string(), "--markdown", from_json.string()});
+  ASSERT_EQ(made.exit_code, 0) << made.output;
+  for (const auto& file : {scratch("run.md"), from_json}) {
+    const auto parsed = run_command({"/usr/bin/cmark-gfm", "-e", "table", file.string()});
+    ASSERT_EQ(parsed.exit_code, 0) << parsed.output;
+    EXPECT_EQ(count_of(parsed.output, "<table>"), 2u) << parsed.output;
+    EXPECT_EQ(count_of(parsed.output, "<tr>"), (1 + 2 + 3) + (1 + rows)) << parsed.output;
+    EXPECT_NE(parsed.output.find("<td>small_convnet</td>"), std::string::npos) << parsed.output;
+    EXPECT_NE(parsed.output.find("<th align=\"right\">ts</th>"), std::string::npos)
+        << parsed.output;
+  }
+  EXPECT_EQ(read_text(scratch("run.md")), read_text(from_json));
+  const auto nothing = tracebench({"report", run_json().string()});
+  EXPECT_EQ(nothing.exit_code, 2);
+  EXPECT_NE(nothing.output.find("add --html FILE or --markdown FILE"), std::string::npos)
+      << nothing.output;
 }
 
 TEST(Reports, JsonHasSchemaEnvironmentAndEverySample) {

@@ -31,6 +31,8 @@ inline ResultRow sample_row() {
   row.eager_peak_mem_mb = 2.0;
   row.backend_peak_mem_mb = 1.0;
   row.compression_ratio = 2.0;
+  row.flops = 2e6;
+  row.peak_gflops = 100;
   row.samples_s = {0.001, 0.0011};
   row.eager_samples_s = {0.00125, 0.0013};
   row.counters = {{"graphs", 1}};

@@ -38,6 +38,7 @@ Environment fixed_environment() {
   e.hostname = "bench-host";
   e.load_average = "0.10 0.20 0.30";
   e.cpu_governor = "performance";
+  e.peak_gflops = {{"conv2d_fp32", 180.5}, {"mm_fp32", 90.25}};
   return e;
 }
 
@@ -122,6 +123,14 @@ TEST(ReportGolden, JsonFileText) {
    "csv_column": "first_call_latency",
    "unit": "s"
   },
+  "flops": {
+   "csv_column": null,
+   "unit": ""
+  },
+  "gflops": {
+   "csv_column": "gflops",
+   "unit": "GFLOP/s"
+  },
   "iterations_per_run": {
    "csv_column": "iterations_per_run",
    "unit": ""
@@ -136,6 +145,30 @@ TEST(ReportGolden, JsonFileText) {
   },
   "model": {
    "csv_column": "name",
+   "unit": ""
+  },
+  "p50_latency": {
+   "csv_column": "p50_latency",
+   "unit": "ms"
+  },
+  "p90_latency": {
+   "csv_column": "p90_latency",
+   "unit": "ms"
+  },
+  "p999_latency": {
+   "csv_column": "p999_latency",
+   "unit": "ms"
+  },
+  "p99_latency": {
+   "csv_column": "p99_latency",
+   "unit": "ms"
+  },
+  "peak_gflops": {
+   "csv_column": null,
+   "unit": "GFLOP/s"
+  },
+  "peak_share": {
+   "csv_column": "peak_share",
    "unit": ""
   },
   "precision": {
@@ -157,6 +190,10 @@ TEST(ReportGolden, JsonFileText) {
   "status": {
    "csv_column": "status",
    "unit": ""
+  },
+  "throughput": {
+   "csv_column": "throughput",
+   "unit": "samples/s"
   },
   "warnings": {
    "csv_column": "warnings",
@@ -191,6 +228,10 @@ TEST(ReportGolden, JsonFileText) {
   "load_average": "0.10 0.20 0.30",
   "logical_cores": 16,
   "openblas_threads": 1,
+  "peak_gflops": {
+   "conv2d_fp32": 180.5,
+   "mm_fp32": 90.25
+  },
   "time_utc": "2024-01-02T03:04:05Z",
   "torch_threads": 8,
   "tracebench_version": "0.1.0"
@@ -218,10 +259,18 @@ TEST(ReportGolden, JsonFileText) {
    ],
    "error": "warning: eager output holds NaN or Inf",
    "first_call_latency_s": 0.1,
+   "flops": 2000000.0,
+   "gflops": 2.0,
    "iterations_per_run": 3,
    "mann_whitney_p": 0.02,
    "mode": "train",
    "model": "LinearModel",
+   "p50_latency": 1.0,
+   "p90_latency": null,
+   "p999_latency": null,
+   "p99_latency": null,
+   "peak_gflops": 100.0,
+   "peak_share": 0.02,
    "precision": "bf16",
    "samples": 2,
    "samples_s": [
@@ -230,6 +279,7 @@ TEST(ReportGolden, JsonFileText) {
    ],
    "speedup": 1.25,
    "status": "pass",
+   "throughput": 1904.7619047619046,
    "warnings": [
     {
      "code": "high_cv",
@@ -260,15 +310,24 @@ TEST(ReportGolden, JsonFileText) {
    ],
    "error": "RuntimeError: shape mismatch",
    "first_call_latency_s": 0.1,
+   "flops": 2000000.0,
+   "gflops": null,
    "iterations_per_run": 3,
    "mann_whitney_p": 0.02,
    "mode": "train",
    "model": "BrokenModel",
+   "p50_latency": null,
+   "p90_latency": null,
+   "p999_latency": null,
+   "p99_latency": null,
+   "peak_gflops": 100.0,
+   "peak_share": null,
    "precision": "bf16",
    "samples": 0,
    "samples_s": [],
    "speedup": 0.0,
    "status": "fail_to_run",
+   "throughput": null,
    "warnings": [],
    "welch_p": 0.01
   }

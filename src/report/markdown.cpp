@@ -1,0 +1,80 @@
+#include "report/markdown.h"
+
+#include <fstream>
+
+#include "report/console.h"
+#include "report/row_schema.h"
+#include "tracebench/error.h"
+
+namespace tracebench {
+
+namespace {
+
+// A cell holds no line break, and a | would end it early.
+std::string cell(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '|') {
+      out += "\\|";
+    } else {
+      out += c == '\n' ? ' ' : c;
+    }
+  }
+  return out;
+}
+
+// The first column left-aligned (names), the others right-aligned (figures).
+std::string markdown_table(const std::vector<std::vector<std::string>>& table) {
+  std::string out;
+  for (size_t r = 0; r < table.size(); ++r) {
+    out += "|";
+    for (const auto& text : table[r]) out += " " + cell(text) + " |";
+    out += "\n";
+    if (r == 0) {
+      out += "|";
+      for (size_t c = 0; c < table[r].size(); ++c) out += c == 0 ? "---|" : "---:|";
+      out += "\n";
+    }
+  }
+  return out;
+}
+
+// The figures a pull request's reader compares, by JSON key (report/row_schema.h).
+constexpr const char* kRowFigures[] = {"speedup",          "ci_low",      "abs_latency_ms",
+                                       "eager_latency_ms", "p50_latency", "p90_latency",
+                                       "p99_latency",      "throughput",  "peak_share"};
+
+std::vector<std::vector<std::string>> row_table(const RunReport& report) {
+  std::vector<std::vector<std::string>> table = {{"model", "backend", "status"}};
+  for (const char* key : kRowFigures) table[0].push_back(row_field(key).html_heading);
+  for (const auto& row : report.rows) {
+    std::vector<std::string> line = {
+        row.model, row.backend, row.error.empty() ? row.status : row.status + ": " + row.error};
+    for (const char* key : kRowFigures) {
+      line.push_back(row.passed() ? row_field(key).to_html(row) : "");
+    }
+    table.push_back(line);
+  }
+  return table;
+}
+
+}  // namespace
+
+std::string render_markdown(const RunReport& report) {
+  std::string out = "## tracebench: " + std::to_string(report.rows.size()) + " rows, " +
+                    report.environment.time_utc + ", " + report.environment.cpu_model + "\n\n";
+  out += "Speedup over eager (median eager latency / median backend latency):\n\n";
+  out += markdown_table(grid_table_cells(report.rows, backends_in_order(report)));
+  out += "\n" + markdown_table(row_table(report));
+  return out;
+}
+
+void write_markdown_report(const std::string& path, const RunReport& report) {
+  std::ofstream file(path, std::ios::trunc);
+  if (!file) throw UsageError("cannot write " + path + "; choose a writable --markdown path");
+  file << render_markdown(report);
+  file.flush();
+  if (!file) throw UsageError("could not finish writing " + path + " (disk full?)");
+}
+
+}  // namespace tracebench
