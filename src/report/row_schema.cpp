@@ -27,6 +27,14 @@ bool parse_number(const std::string& text, double& value) {
   }
 }
 
+// How every number field writes a value: NaN (not measured) is an empty CSV
+// cell and a JSON null.
+std::string number_cell(double value) {
+  return std::isnan(value) ? std::string() : printf_string("%.6f", value);
+}
+
+json number_json(double value) { return std::isfinite(value) ? json(value) : json(nullptr); }
+
 RowField described(const char* csv_column, const char* json_key, const char* unit,
                    const char* html_heading) {
   RowField field;
@@ -78,15 +86,11 @@ RowField number(const char* csv_column, const char* json_key, const char* unit,
                 double ResultRow::*member, const char* html_heading = nullptr,
                 const char* html_format = "%.3f") {
   RowField field = described(csv_column, json_key, unit, html_heading);
-  field.to_text = [member](const ResultRow& row) {
-    return std::isnan(row.*member) ? std::string() : printf_string("%.6f", row.*member);
-  };
+  field.to_text = [member](const ResultRow& row) { return number_cell(row.*member); };
   field.from_text = [member](ResultRow& row, const std::string& cell) {
     parse_number(cell, row.*member);
   };
-  field.to_json = [member](const ResultRow& row) {
-    return std::isfinite(row.*member) ? json(row.*member) : json(nullptr);
-  };
+  field.to_json = [member](const ResultRow& row) { return number_json(row.*member); };
   field.from_json = [member](ResultRow& row, const json& value) {
     row.*member = value.get<double>();
   };
@@ -117,10 +121,7 @@ RowField json_only(const char* json_key, const char* unit, T ResultRow::*member)
 // NaN (unknown) is a JSON null, as in number().
 RowField json_only_number(const char* json_key, const char* unit, double ResultRow::*member) {
   return json_only(
-      json_key, unit,
-      [member](const ResultRow& row) {
-        return std::isfinite(row.*member) ? json(row.*member) : json(nullptr);
-      },
+      json_key, unit, [member](const ResultRow& row) { return number_json(row.*member); },
       [member](ResultRow& row, const json& value) { row.*member = value.get<double>(); });
 }
 
@@ -173,14 +174,8 @@ RowField confidence_interval_low() {
 RowField derived(const char* name, const char* unit, const char* html_heading,
                  const char* html_format, std::function<double(const ResultRow&)> value) {
   RowField field = described(name, name, unit, html_heading);
-  field.to_text = [value](const ResultRow& row) {
-    const double x = value(row);
-    return std::isnan(x) ? std::string() : printf_string("%.6f", x);
-  };
-  field.to_json = [value](const ResultRow& row) {
-    const double x = value(row);
-    return std::isfinite(x) ? json(x) : json(nullptr);
-  };
+  field.to_text = [value](const ResultRow& row) { return number_cell(value(row)); };
+  field.to_json = [value](const ResultRow& row) { return number_json(value(row)); };
   field.to_html = [value, html_format](const ResultRow& row) {
     return html_number(html_format, value(row));
   };
