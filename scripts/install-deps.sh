@@ -14,6 +14,7 @@ packages=(
   cmark-gfm                # GitHub's markdown parser: reads --markdown's tables in a test
   clang                    # libFuzzer for the fuzz targets run by ctest (skipped if absent)
   clang-format             # the format check of .ci/run (scripts/format.sh)
+  libjemalloc2 libtcmalloc-minimal4  # --malloc jemalloc / tcmalloc (runner/launcher.h)
 )
 
 missing=()

@@ -132,6 +132,10 @@ class Backend {
   /// Whether compile() traces the model (records the ops one call runs):
   /// control flow in the model is then baked in as the example inputs took it.
   virtual bool traces_model() const { return false; }
+  /// Why compiled instances of this backend cannot run at the same time on
+  /// several threads (--streams), or "" when they can: each stream gets an
+  /// instance of its own, so only state shared between instances matters.
+  virtual std::string concurrent_streams_unsupported() const { return ""; }
   /// See Numerics: kExact unless the backend lowers precision itself.
   virtual Numerics numerics() const { return Numerics::kExact; }
   /// Compiles `model`. May throw: the runner turns that into a `fail_to_run` row.

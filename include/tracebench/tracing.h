@@ -83,8 +83,11 @@ class GraphExecutorModel : public CompiledModel {
   }
   SaveableGraph saveable_graph() const override { return saveable_; }
   std::map<std::string, double> counters() const override { return counters_; }
+  std::vector<BackendWarning> warnings() const override { return warnings_; }
   /// A figure the row reports about how the graph was compiled (CompiledModel::counters).
   void set_counter(const std::string& name, double value) { counters_[name] = value; }
+  /// A note the row carries about how the graph was compiled (CompiledModel::warnings).
+  void add_warning(BackendWarning warning) { warnings_.push_back(std::move(warning)); }
   /// For a graph that holds what TorchScript cannot serialize: what to save
   /// instead (see SaveableGraph).
   void set_saveable_graph(SaveableGraph saveable) { saveable_ = std::move(saveable); }
@@ -94,6 +97,7 @@ class GraphExecutorModel : public CompiledModel {
   Model* model_;
   SaveableGraph saveable_;
   std::map<std::string, double> counters_;
+  std::vector<BackendWarning> warnings_;
 };
 
 }  // namespace tracebench

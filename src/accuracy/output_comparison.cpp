@@ -1,6 +1,6 @@
 #include "accuracy/output_comparison.h"
 
-#include <torch/torch.h>
+#include <torch/script.h>
 
 #include <cmath>
 #include <cstdio>

@@ -3,12 +3,14 @@
 #include <c10/util/Exception.h>
 #include <CLI/CLI.hpp>
 
+#include "app/launcher_options.h"
 #include "app/list_command.h"
 #include "app/plugin_loader.h"
 #include "app/report_commands.h"
 #include "app/report_options.h"
 #include "app/robustness_options.h"
 #include "runner/isolation.h"
+#include "runner/launcher.h"
 #include "runner/suite.h"
 #include "tracebench/error.h"
 
@@ -25,6 +27,13 @@ constexpr const char* kDescription =
 struct ModeFlags {
   bool performance = false, training = false, bfloat16 = false, amp = false;
 };
+
+// A sweep's axis (runner/sweep.h): one value, or a comma list of them.
+void add_sweep_option(CLI::App& app, const std::string& name, std::vector<int64_t>& values,
+                      const std::string& description) {
+  app.add_option(name, values, description + "; a comma list (1,8) measures each, eager included")
+      ->delimiter(',');
+}
 
 void add_run_options(CLI::App& app, RunOptions& options, ModeFlags& flags) {
   app.option_defaults()->always_capture_default();
@@ -65,11 +74,19 @@ void add_run_options(CLI::App& app, RunOptions& options, ModeFlags& flags) {
                  "repeatable (default: keep all)");
   app.add_option("-x,--exclude", options.excludes,
                  "Drop built-in models whose name matches this regex; repeatable (default: none)");
-  app.add_option("--batch-size", options.batch_size,
-                 "Batch size for built-in models (default: each model's own, see `list`)");
+  add_sweep_option(app, "--batch-size", options.batch_size_sweep,
+                   "Batch size for built-in models (default: each model's own, see `list`)");
   app.add_option("--input-shapes", options.input_shapes,
                  "Float input shapes instead of get_example_inputs, e.g. 1x3x224x224,1x10 "
                  "(default: the model's get_example_inputs)");
+  app.add_option("--inputs", options.inputs_file,
+                 "Inputs saved by Python's torch.save: a tuple, list or dict of tensors (one "
+                 "per input, as get_example_inputs returns them), or a list of such sets; used "
+                 "for timing, verification and accuracy (default: the model's example inputs)");
+  app.add_option("--input-pool", options.input_pool,
+                 "Cycle the samples through N input sets: the --inputs file's first N, or the "
+                 "example inputs and N-1 seeded variations, so caches do not flatter a backend "
+                 "(default: every set of --inputs, else one)");
   app.add_option("-n,--repeat", options.repeat, "Timed samples per backend");
   app.add_option("--warmup", options.warmup, "Untimed calls per backend before sampling");
   app.add_option("--iterations-per-run", options.iterations_per_run,
@@ -79,9 +96,12 @@ void add_run_options(CLI::App& app, RunOptions& options, ModeFlags& flags) {
                "activations denormal, and then the timings measure denormal arithmetic");
   app.add_flag("--randomize-input", options.randomize_input,
                "New random float inputs (same shapes) for every sample; integer inputs kept");
-  app.add_option("--threads", options.threads,
-                 "Intra-op threads (default: LibTorch's choice); OpenBLAS gets one thread unless "
-                 "OPENBLAS_NUM_THREADS is set");
+  add_sweep_option(app, "--threads", options.threads_sweep,
+                   "Intra-op threads (default: LibTorch's choice); OpenBLAS gets one thread unless "
+                   "OPENBLAS_NUM_THREADS is set");
+  app.add_option("--streams", options.streams,
+                 "Concurrent inference threads, each calling its own compiled instance with "
+                 "--threads intra-op threads; every request is timed (default: 1)");
   app.add_option("--devices", options.device, "Device to run on (this build: cpu)");
   app.add_option("--seed", options.seed, "Seed for parameters, inputs and the sample order");
   app.add_option("--weights", options.weights,
@@ -91,6 +111,10 @@ void add_run_options(CLI::App& app, RunOptions& options, ModeFlags& flags) {
                  "Write each measured backend's compiled model as TorchScript, loadable by "
                  "torch.jit.load: FILE.pt for one model and backend, else a directory of "
                  "MODEL.BACKEND.pt files; auto saves its winner (default: nothing saved)");
+  app.add_option("--profile", options.profile_dir,
+                 "After sampling, profile one more call per backend (LibTorch's op profiler, "
+                 "not timed): a Chrome trace DIR/MODEL.BACKEND.json for Perfetto, and the top 15 "
+                 "ops by self time in the JSON report (default: no profile)");
 }
 
 }  // namespace
@@ -101,6 +125,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   ModeFlags flags;
   add_run_options(app, options, flags);
   add_robustness_options(app, options);
+  add_launcher_options(app, options);
   add_measurement_and_report_options(app, options);
   auto* list = app.add_subcommand("list", "List the built-in models and the backends");
   bool list_json = false;
@@ -134,6 +159,8 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
                                        : Precision::kFloat32;
     options.child_args = child_arguments(app);
     if (!options.rows_to.empty()) return run_isolated_child(options);
+    resolve_partition(app, options, err);
+    bind_to_cpus(options);
     const auto rows = run_suite(options, make_reporters(options, out, err), err);
     return exit_code_of(rows, options, err);
   } catch (const UsageError& error) {

@@ -35,7 +35,7 @@ ReportCommands::ReportCommands(CLI::App& app) {
   merge_->add_option("-o,--output", merge_output_, "The merged JSON file to write")->required();
 }
 
-std::optional<int> ReportCommands::run(std::ostream& out, std::ostream&) const {
+std::optional<int> ReportCommands::run(std::ostream& out, std::ostream& err) const {
   if (report_->parsed()) {
     if (html_output_.empty() && markdown_output_.empty()) {
       throw UsageError("report: nothing to write; add --html FILE or --markdown FILE");
@@ -69,10 +69,17 @@ std::optional<int> ReportCommands::run(std::ostream& out, std::ostream&) const {
     std::vector<std::pair<std::string, RunReport>> inputs;
     for (const auto& path : merge_inputs_) inputs.emplace_back(path, read_report(path));
     const auto merged = merge_reports(inputs);
+    const auto coverage = partition_coverage(inputs);
     write_report_atomically(merge_output_, merged);
     out << "wrote " << merge_output_ << " (" << merged.rows.size() << " rows from " << inputs.size()
         << " files)" << std::endl;
-    return 0;
+    if (coverage.missing.empty()) return 0;
+    // The partial merge is written (nothing lost), but it is not the whole run.
+    std::vector<std::string> ids;
+    for (const int64_t id : coverage.missing) ids.push_back(std::to_string(id));
+    err << "tracebench: merge: partition(s) " << join(ids, ", ") << " of " << coverage.total
+        << " missing; run them (--partition-id) and merge again" << std::endl;
+    return 1;
   }
   return std::nullopt;
 }

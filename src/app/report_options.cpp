@@ -1,6 +1,9 @@
 #include "app/report_options.h"
 
+#include <cstdlib>
+
 #include "report/reporters.h"
+#include "runner/partition_source.h"
 
 namespace tracebench {
 
@@ -39,9 +42,26 @@ void add_measurement_and_report_options(CLI::App& app, RunOptions& options) {
         ->group(kReportsGroup);
   }
   app.add_option("--total-partitions", options.total_partitions,
-                 "Split the sorted model list into this many contiguous chunks");
+                 "Split the sorted model list into this many contiguous chunks (default: a "
+                 "Slurm array's task count, else TRACEBENCH_TOTAL_PARTITIONS in a Kubernetes "
+                 "Indexed Job, else 1)");
   app.add_option("--partition-id", options.partition_id,
-                 "Run chunk I (0-based) of --total-partitions");
+                 "Run chunk I (0-based) of --total-partitions (default: the Slurm array task's "
+                 "or the Kubernetes Indexed Job's index, else 0)");
+}
+
+void resolve_partition(const CLI::App& app, RunOptions& options, std::ostream& err) {
+  auto given = [&app](const char* flag, int64_t value) {
+    return app.get_option(flag)->count() > 0 ? std::optional<int64_t>(value) : std::nullopt;
+  };
+  const PartitionChoice choice =
+      choose_partition(given("--total-partitions", options.total_partitions),
+                       given("--partition-id", options.partition_id),
+                       [](const char* name) { return std::getenv(name); });
+  options.total_partitions = choice.total;
+  options.partition_id = choice.id;
+  options.partition_source = choice.source;
+  if (!choice.said.empty()) err << "tracebench: " << choice.said << std::endl;
 }
 
 }  // namespace tracebench

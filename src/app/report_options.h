@@ -4,6 +4,7 @@
 // (--ci, --warnings, and one per report file format: --output, --json).
 
 #include <CLI/CLI.hpp>
+#include <ostream>
 
 #include "runner/run_options.h"
 
@@ -13,5 +14,10 @@ namespace tracebench {
 inline constexpr const char* kReportsGroup = "Reports";
 
 void add_measurement_and_report_options(CLI::App& app, RunOptions& options);
+
+/// After parsing: the partition from the flags, else from the Slurm array or
+/// Kubernetes Indexed Job that started this process (runner/partition_source.h),
+/// saying on `err` which it used.
+void resolve_partition(const CLI::App& app, RunOptions& options, std::ostream& err);
 
 }  // namespace tracebench

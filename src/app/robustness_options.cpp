@@ -10,10 +10,14 @@ namespace {
 
 // Flags only the parent acts on besides the report flags (which are kept
 // from children by their group): which models run, and how they are run.
-// A new flag that changes which models run belongs here.
+// A new flag that changes which models run belongs here. A sweep's axes are
+// the parent's too: it hands each child one point (runner/isolation.cpp). So
+// are the launcher's flags: a child inherits its binding and is started with
+// its allocator and wait policy (runner/launcher.h).
 const std::set<std::string> kParentOnly = {
     "only",     "backend",      "filter",  "exclude",          "resume",       "rows-to",
-    "phase-to", "no-isolation", "timeout", "total-partitions", "partition-id", "help"};
+    "phase-to", "no-isolation", "timeout", "total-partitions", "partition-id", "batch-size",
+    "threads",  "malloc",       "cpus",    "omp-wait",         "cooldown",     "help"};
 
 bool parent_only(const CLI::Option& option) {
   return option.get_group() == kReportsGroup || kParentOnly.count(option.get_lnames().front());

@@ -9,6 +9,9 @@
 //   - then ofi's passes (oneDNN layouts from each convolution on), so a
 //     network's convolutions run as in ofi.
 // The quantized engine is oneDNN (this LibTorch's default; it has no fbgemm).
+// On a CPU without VNNI the activations are quantized to 7 bits (reduce_range,
+// PyTorch's x86 default): full 8-bit ones overflow the 16-bit sums there (a
+// linear layer's error on an AVX2-only EPYC: 17% with 8 bits, 2% with 7).
 // Weights lose precision: the accuracy rule is the int8 one
 // (accuracy/tolerance.cpp).
 
@@ -20,6 +23,7 @@
 #include <limits>
 
 #include "backends/frozen_graph.h"
+#include "measure/environment.h"
 #include "tracebench/tracing.h"
 
 namespace tracebench {
@@ -38,14 +42,14 @@ at::Tensor quantize_weight(const at::Tensor& weight) {
 }
 
 // Returns whether it rewrote `linear` (always).
-bool quantize_linear(Node* linear, const at::Tensor& weight) {
+bool quantize_linear(Node* linear, const at::Tensor& weight, bool reduce_range) {
   auto& graph = *linear->owningGraph();
   torch::jit::WithInsertPoint before(linear);
   // Graph::insert matches each op's schema, which types the outputs.
   auto* packed = graph.insert(c10::Symbol::fromQualString("quantized::linear_prepack"),
                               {graph.insertConstant(quantize_weight(weight)), linear->input(2)});
   auto* quantized = graph.insert(c10::Symbol::fromQualString("quantized::linear_dynamic"),
-                                 {linear->input(0), packed, false});  // reduce_range: not on oneDNN
+                                 {linear->input(0), packed, reduce_range});
   quantized->setType(linear->output()->type());
   linear->output()->replaceAllUsesWith(quantized);
   linear->destroy();
@@ -70,12 +74,23 @@ class Int8DynamicBackend final : public Backend {
     freeze_graph(graph);
     // With no linear layer (a convolutional network) this is ofi; the
     // int8_linears counter says so.
-    const int linears = rewrite_constant_linears(*graph, quantize_linear);
+    const bool reduce_range = !has_native_int8_dot(this_cpu_kernel_flags());
+    const int linears =
+        rewrite_constant_linears(*graph, [reduce_range](Node* linear, const at::Tensor& weight) {
+          return quantize_linear(linear, weight, reduce_range);
+        });
     torch::jit::ConstantPropagation(graph, /*ignore_custom_classes=*/false);
     const auto saveable = optimize_for_inference_keeping_saveable(graph);
     auto compiled = std::make_unique<GraphExecutorModel>(graph);
     compiled->set_saveable_graph(saveable);
     compiled->set_counter("int8_linears", linears);
+    if (reduce_range && linears > 0) {
+      compiled->add_warning(
+          {"int8_reduced_range",
+           "this CPU has no VNNI (no avx512_vnni, avx_vnni or amx_int8 in /proc/cpuinfo): its "
+           "int8 products sum in 16 bits, so activations are quantized to 7 bits (reduce_range): "
+           "less accurate and slower than on a CPU that has it"});
+    }
     return compiled;
   }
 };

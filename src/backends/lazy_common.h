@@ -31,6 +31,12 @@
 
 namespace tracebench::lazy {
 
+/// Why the lazy backends take no --streams: LTC keeps one process-wide device,
+/// its graph executor and trace state, which every compiled instance shares.
+inline constexpr const char* kOneLazyDevice =
+    "runs one call at a time: every instance records on LTC's one process-wide lazy device; "
+    "drop --streams";
+
 /// Registers LibTorch's TorchScript LTC backend (once per process) and checks
 /// that it computes on the CPU. Throws if it would use CUDA (LTC_TS_CUDA).
 void ensure_lazy_backend();

@@ -314,6 +314,7 @@ class LazyTraceOnceBackend final : public Backend {
   }
   bool supports_training() const override { return true; }
   bool supports_amp() const override { return false; }  // lazy tensors are not CPU tensors
+  std::string concurrent_streams_unsupported() const override { return lazy::kOneLazyDevice; }
   std::unique_ptr<CompiledModel> compile(Model& model, const CompileOptions& options) override {
     if (options.mode != Mode::kInference) {
       throw UsageError("lazy_trace_once trains through compile_training_step only");

@@ -14,7 +14,9 @@
 
 #include "build_config.h"
 #include "measure/openblas.h"
+#include "util/cpu_set.h"
 #include "util/files.h"
+#include "util/text.h"
 
 namespace tracebench {
 
@@ -22,13 +24,6 @@ namespace {
 
 // What cannot be read stays unknown: "".
 std::string read_or_empty(const std::string& path) { return read_file(path).value_or(""); }
-
-std::string trim(const std::string& text) {
-  const auto begin = text.find_first_not_of(" \t\n");
-  if (begin == std::string::npos) return "";
-  const auto end = text.find_last_not_of(" \t\n");
-  return text.substr(begin, end - begin + 1);
-}
 
 std::string cpu_model_name() {
   std::istringstream in(read_or_empty("/proc/cpuinfo"));
@@ -59,7 +54,7 @@ std::string utc_now() {
 std::vector<std::string> kernel_cpu_flags(const std::string& cpuinfo_text) {
   // What oneDNN, XNNPACK and fbgemm dispatch on: bf16 and int8 speed depend on them.
   static const char* const kKernelFlags[] = {
-      "avx2",        "fma",         "avx512f",  "avx512bw", "avx512_vnni",
+      "avx2",        "fma",         "avx_vnni", "avx512f",  "avx512bw", "avx512_vnni",
       "avx512_bf16", "avx512_fp16", "amx_tile", "amx_bf16", "amx_int8"};
   std::istringstream in(cpuinfo_text);
   for (std::string line; std::getline(in, line);) {
@@ -86,6 +81,13 @@ bool has_native_bf16(const std::vector<std::string>& flags) {
          std::find(flags.begin(), flags.end(), "amx_bf16") != flags.end();
 }
 
+bool has_native_int8_dot(const std::vector<std::string>& flags) {
+  for (const char* flag : {"avx512_vnni", "avx_vnni", "amx_int8"}) {
+    if (std::find(flags.begin(), flags.end(), flag) != flags.end()) return true;
+  }
+  return false;
+}
+
 std::vector<std::string> blas_libraries_in_maps(const std::string& maps_text) {
   std::vector<std::string> found;
   std::istringstream in(maps_text);
@@ -105,6 +107,7 @@ Environment collect_environment() {
   env.cpu_model = cpu_model_name();
   env.logical_cores = static_cast<int>(std::thread::hardware_concurrency());
   env.torch_threads = at::get_num_threads();
+  env.cpus = cpu_list_text(allowed_cpus());
   env.libtorch_version = TORCH_VERSION;
   env.libtorch_config = at::show_config();
   env.blas_libraries = blas_libraries_in_maps(read_or_empty("/proc/self/maps"));
@@ -118,7 +121,6 @@ Environment collect_environment() {
   char host[256] = {};
   if (gethostname(host, sizeof host - 1) == 0) env.hostname = host;
   env.load_average = first_fields(read_or_empty("/proc/loadavg"), 3);
-  env.cpu_governor = trim(read_or_empty("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"));
   return env;
 }
 

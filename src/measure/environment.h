@@ -6,12 +6,17 @@
 #include <string>
 #include <vector>
 
+#include "measure/system_checks.h"
+
 namespace tracebench {
 
 struct Environment {
-  std::string cpu_model;                    // /proc/cpuinfo "model name"
-  int logical_cores = 0;                    // std::thread::hardware_concurrency
-  int torch_threads = 0;                    // torch::get_num_threads() when collected
+  std::string cpu_model;  // /proc/cpuinfo "model name"
+  int logical_cores = 0;  // std::thread::hardware_concurrency
+  int torch_threads = 0;  // torch::get_num_threads() when collected
+  /// The CPUs the run may use, read back (sched_getaffinity): what --cpus
+  /// bound, or what the run was started with ("0-3,6").
+  std::string cpus;
   std::string libtorch_version;             // TORCH_VERSION of the headers built against
   std::string libtorch_config;              // at::show_config(): build flags, BLAS, oneDNN
   std::vector<std::string> blas_libraries;  // BLAS shared objects mapped in this process
@@ -26,10 +31,13 @@ struct Environment {
   std::string time_utc;      // ISO 8601, when collected
   std::string hostname;
   std::string load_average;  // first three fields of /proc/loadavg
-  std::string cpu_governor;  // cpu0 scaling_governor; "" if unavailable
-  /// The compute probe's GFLOP/s per kernel at torch_threads
-  /// (measure/compute_peak.h); empty when not probed (accuracy runs).
-  std::map<std::string, double> peak_gflops;
+  /// The checks of measure/system_checks.h (governor, turbo, SMT, load,
+  /// build type, OpenBLAS threads), made by the run when it starts.
+  std::vector<SystemCheck> system_checks;
+  /// The compute probe's GFLOP/s per kernel (measure/compute_peak.h), by the
+  /// thread count it ran at: each count the run measures with (a --threads
+  /// sweep has several). Empty when not probed (accuracy runs).
+  std::map<int64_t, std::map<std::string, double>> peak_gflops_by_threads;
 };
 
 /// Reads the environment now. Never throws: what cannot be read stays empty.
@@ -46,6 +54,12 @@ const std::vector<std::string>& this_cpu_kernel_flags();
 /// dot product (AVX-512 BF16 or AMX); without one, oneDNN emulates bfloat16
 /// with float32 arithmetic and conversions, usually slower than float32.
 bool has_native_bf16(const std::vector<std::string>& flags);
+
+/// Whether `flags` include an int8 dot product that accumulates in 32 bits
+/// (AVX-512 VNNI, AVX-VNNI or AMX). Without one, x86 multiplies u8 by s8 pairs
+/// with a 16-bit saturating add (vpmaddubsw): full-range 8-bit activations
+/// overflow it, so int8 kernels must quantize activations to 7 bits.
+bool has_native_int8_dot(const std::vector<std::string>& flags);
 
 /// Shared objects in `maps_text` (the format of /proc/self/maps) whose file
 /// name contains "blas" (libblas, libopenblas, libcblas, ...), each once, in

@@ -7,6 +7,7 @@
 
 #include "measure/mann_whitney.h"
 #include "measure/statistics.h"
+#include "report/sweep_groups.h"
 #include "util/text.h"
 
 namespace tracebench {
@@ -14,19 +15,35 @@ namespace tracebench {
 namespace {
 
 RowKey key_of(const ResultRow& row, bool across_settings) {
-  if (across_settings) return {row.model, row.backend, row.mode, "", 0};
+  if (across_settings) return {row.model, row.backend, row.mode, "", 0, 0, ""};
   return row_key(row);
 }
 
 // The config entries (runner/run_context.cpp) whose change changes what a
 // row measures; repeat, warm-up and seed only change how well it is measured.
 const char* const kSettingsThatChangeNumbers[] = {
-    "measure",         "mode",        "precision",    "optimizer", "weights",
-    "batch_size",      "threads",     "input_shapes", "device",    "iterations_per_run",
-    "randomize_input", "sample_order"};
+    "measure", "mode",         "precision", "optimizer",          "weights",         "batch_size",
+    "threads", "input_shapes", "device",    "iterations_per_run", "randomize_input", "sample_order",
+    "streams", "malloc",       "cpus",      "omp_wait",           "inputs",          "input_pool"};
 
-void label_row(RowChange& change, const ResultRow& row) {
-  change.model = row.model;
+// A sweep's rows of one model and backend are told apart by their point:
+// "resnet18 (batch 8, 2 threads)" (report/sweep_groups.h).
+using PointLabels = std::map<RowKey, std::string>;
+
+PointLabels point_labels(const RunReport& base, const RunReport& next) {
+  PointLabels labels;
+  for (const auto* report : {&base, &next}) {
+    for (const auto& group : sweep_groups(report->rows)) {
+      if (group.label.empty()) continue;
+      for (const auto& row : group.rows) labels[row_key(row)] = group.label;
+    }
+  }
+  return labels;
+}
+
+void label_row(RowChange& change, const ResultRow& row, const PointLabels& labels) {
+  const auto point = labels.find(row_key(row));
+  change.model = point == labels.end() ? row.model : row.model + " (" + point->second + ")";
   change.backend = row.backend;
   change.mode = row.mode;
   change.precision = row.precision;
@@ -79,6 +96,7 @@ RunComparison compare_reports(const RunReport& base, const RunReport& next, doub
   comparison.alpha = alpha;
   std::map<RowKey, const ResultRow*> new_rows;
   for (const auto& row : next.rows) new_rows[key_of(row, across_settings)] = &row;
+  const PointLabels labels = point_labels(base, next);
 
   std::vector<double> latency_ratios, speedup_ratios;
   for (const auto& row : base.rows) {
@@ -90,7 +108,7 @@ RunComparison compare_reports(const RunReport& base, const RunReport& next, doub
       change = measure_change(row, *it->second, comparison);
       new_rows.erase(it);
     }
-    label_row(change, row);
+    label_row(change, row, labels);
     if (change.verdict == "regressed" || change.verdict == "newly_failing") {
       ++comparison.regressions;
     }
@@ -104,7 +122,7 @@ RunComparison compare_reports(const RunReport& base, const RunReport& next, doub
   for (const auto& row : next.rows) {
     if (!new_rows.count(key_of(row, across_settings))) continue;
     RowChange change;
-    label_row(change, row);
+    label_row(change, row, labels);
     change.verdict = "only_new";
     comparison.changes.push_back(change);
   }

@@ -8,6 +8,7 @@
 
 #include "measure/statistics.h"
 #include "report/row_figures.h"
+#include "report/sweep_groups.h"
 #include "util/text.h"
 
 namespace tracebench {
@@ -60,9 +61,10 @@ std::string backend_label(const ResultRow& row) {
   return row.chosen.empty() ? row.backend : row.backend + "(" + row.chosen + ")";
 }
 
-std::string line_prefix(const ResultRow& row, size_t backend_width) {
-  std::string line = pad_right(row.device, 4) + " " + pad_right(row.mode, 5) + " " +
-                     pad_right(row.model, 34) + " ";
+std::string line_prefix(const ResultRow& row, size_t backend_width, const std::string& point) {
+  const std::string model = point.empty() ? row.model : row.model + " (" + point + ")";
+  std::string line =
+      pad_right(row.device, 4) + " " + pad_right(row.mode, 5) + " " + pad_right(model, 34) + " ";
   if (backend_width > 0) line += pad_right(backend_label(row), backend_width) + " ";
   return line;
 }
@@ -79,10 +81,11 @@ size_t backend_column_width(const std::vector<std::string>& backends) {
   return width;
 }
 
-std::string format_result_line(const ResultRow& row, size_t backend_width, bool with_ci) {
+std::string format_result_line(const ResultRow& row, size_t backend_width, bool with_ci,
+                               const std::string& point) {
   const std::string chosen =
       backend_width == 0 && !row.chosen.empty() ? " (" + backend_label(row) + ")" : "";
-  return line_prefix(row, backend_width) + format_speedup(row, with_ci) + chosen;
+  return line_prefix(row, backend_width, point) + format_speedup(row, with_ci) + chosen;
 }
 
 std::string format_latency_percentiles(const ResultRow& row) {
@@ -97,8 +100,9 @@ std::string format_latency_percentiles(const ResultRow& row) {
          (std::isnan(throughput) ? std::string("-") : printf_string("%.1f", throughput)) + "/s";
 }
 
-std::string format_accuracy_line(const ResultRow& row, size_t backend_width) {
-  return line_prefix(row, backend_width) +
+std::string format_accuracy_line(const ResultRow& row, size_t backend_width,
+                                 const std::string& point) {
+  return line_prefix(row, backend_width, point) +
          (row.error.empty() ? row.status : row.status + ": " + row.error);
 }
 
@@ -163,9 +167,47 @@ std::vector<std::vector<std::string>> grid_table_cells(const std::vector<ResultR
   return table;
 }
 
+namespace {
+
+// Models x backends: each passing row's peak_share, "-" where it has none.
+// Empty when no row has one (accuracy, training, int8 only, older reports).
+Table peak_share_cells(const std::vector<ResultRow>& rows,
+                       const std::vector<std::string>& backends) {
+  Table table = {{"Model"}};
+  for (const auto& backend : backends) table.front().push_back(backend);
+  bool any = false;
+  for (const auto& row : rows) {
+    auto line = std::find_if(table.begin() + 1, table.end(),
+                             [&](const auto& cells) { return cells.front() == row.model; });
+    if (line == table.end()) {
+      table.push_back(std::vector<std::string>(backends.size() + 1, "-"));
+      table.back().front() = row.model;
+      line = table.end() - 1;
+    }
+    const auto column = std::find(backends.begin(), backends.end(), row.backend);
+    const double share = peak_share(row);
+    if (column == backends.end() || std::isnan(share)) continue;
+    (*line)[1 + (column - backends.begin())] = printf_string("%.2f", share);
+    any = true;
+  }
+  return any ? table : Table{};
+}
+
+}  // namespace
+
 std::string format_grid_table(const std::vector<ResultRow>& rows,
                               const std::vector<std::string>& backends) {
-  return render_grid(grid_table_cells(rows, backends));
+  std::string out;
+  for (const auto& group : sweep_groups(rows)) {
+    if (!group.label.empty()) out += (out.empty() ? "" : "\n") + group.label + ":\n";
+    out += render_grid(grid_table_cells(group.rows, backends));
+    const Table shares = peak_share_cells(group.rows, backends);
+    if (!shares.empty()) {
+      out += "peak share (GFLOP/s over this machine's probed peak; 1.00 is its limit):\n" +
+             render_grid(shares);
+    }
+  }
+  return out;
 }
 
 }  // namespace tracebench

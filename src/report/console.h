@@ -20,16 +20,19 @@ size_t backend_column_width(const std::vector<std::string>& backends);
 /// The dynamo runner's line: "cpu  eval  LinearModel<pad to 34> 1.002x p=0.83".
 /// With a `backend_width`, the backend name follows the model name, padded to
 /// it; `with_ci` adds the speedup's 95% CI (the runner does for several
-/// backends or --ci).
-std::string format_result_line(const ResultRow& row, size_t backend_width, bool with_ci = false);
+/// backends or --ci). A sweep's `point` (report/sweep_groups.h: "batch 8,
+/// jemalloc") follows the model name in parentheses.
+std::string format_result_line(const ResultRow& row, size_t backend_width, bool with_ci = false,
+                               const std::string& point = "");
 
 /// "p50 12.31 p90 12.90 p99 - p99.9 - ms, 81.2/s": the backend's latency
 /// percentiles ("-" where the samples are too few) and throughput.
 std::string format_latency_percentiles(const ResultRow& row);
 
 /// Accuracy mode's line: "cpu  eval  resnet18  ofi  pass", or the status and
-/// the worst output's errors.
-std::string format_accuracy_line(const ResultRow& row, size_t backend_width);
+/// the worst output's errors; `point` as above.
+std::string format_accuracy_line(const ResultRow& row, size_t backend_width,
+                                 const std::string& point = "");
 
 /// "accuracy: 5/6 pass" over accuracy rows.
 std::string format_pass_rate(const std::vector<ResultRow>& rows);
@@ -39,10 +42,15 @@ std::string format_pass_rate(const std::vector<ResultRow>& rows);
 /// (raw, slowdowns included), "geomean (clamped)" with each speedup below 1
 /// counted as 1.0 (the dynamo dashboard's convention), and "pass rate"
 /// ("67%": measured rows of all rows; counts are in the HTML summary).
+/// Then, where rows have one, a grid of each row's peak_share: how much of
+/// this machine's compute it uses, so a reader sees where speed is left.
+/// A sweep's rows get these grids per point, each under its label
+/// ("batch 8, 2 threads:"; report/sweep_groups.h).
 std::string format_grid_table(const std::vector<ResultRow>& rows,
                               const std::vector<std::string>& backends);
 
-/// The grid's cells, header row first, for other renderings (markdown).
+/// The grid's cells, header row first, for other renderings (markdown), of
+/// rows at one sweep point.
 std::vector<std::vector<std::string>> grid_table_cells(const std::vector<ResultRow>& rows,
                                                        const std::vector<std::string>& backends);
 

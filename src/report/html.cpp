@@ -8,21 +8,22 @@
 #include <sstream>
 
 #include "measure/statistics.h"
+#include "report/html_sweep_charts.h"
+#include "report/op_tables.h"
 #include "report/row_schema.h"
+#include "report/svg.h"
+#include "report/sweep_groups.h"
 #include "tracebench/error.h"
 
 namespace tracebench {
 
 namespace {
 
-constexpr const char* kPalette[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759",
-                                    "#76b7b2", "#edc948", "#b07aa1", "#9c755f"};
+std::string num(double value) { return svg_number(value); }
 
-std::string num(double value) { return html_number("%.1f", value); }  // SVG coordinates
-
-std::vector<std::string> models_in_order(const RunReport& report) {
+std::vector<std::string> models_in_order(const std::vector<ResultRow>& rows) {
   std::vector<std::string> models;
-  for (const auto& row : report.rows) {
+  for (const auto& row : rows) {
     if (std::find(models.begin(), models.end(), row.model) == models.end()) {
       models.push_back(row.model);
     }
@@ -30,18 +31,14 @@ std::vector<std::string> models_in_order(const RunReport& report) {
   return models;
 }
 
-std::string color_of(const std::vector<std::string>& backends, const std::string& backend) {
-  const size_t index = std::find(backends.begin(), backends.end(), backend) - backends.begin();
-  return kPalette[index % (sizeof kPalette / sizeof *kPalette)];
-}
-
 // Horizontal bars: one group per model, one bar per backend, whiskers for the
-// 95% CI, a dashed line at 1.0x (eager).
-std::string speedup_chart(const RunReport& report) {
-  const auto models = models_in_order(report);
-  const auto backends = backends_in_order(report);
+// 95% CI, a dashed line at 1.0x (eager). `rows` are one sweep point's;
+// `backends` all of the report's, so that colours match across charts.
+std::string speedup_chart(const std::vector<ResultRow>& rows,
+                          const std::vector<std::string>& backends) {
+  const auto models = models_in_order(rows);
   double top = 1.0;
-  for (const auto& row : report.rows) {
+  for (const auto& row : rows) {
     if (!row.passed()) continue;
     top = std::max({top, row.speedup, std::isfinite(row.ci_high) ? row.ci_high : 0.0});
   }
@@ -58,13 +55,13 @@ std::string speedup_chart(const RunReport& report) {
     svg << "<text x=\"" << num(label - 8) << "\" y=\"" << num(y + backends.size() * bar / 2 + 4)
         << "\" text-anchor=\"end\">" << html_escape(model) << "</text>\n";
     for (const auto& backend : backends) {
-      auto row = std::find_if(report.rows.begin(), report.rows.end(), [&](const ResultRow& r) {
+      auto row = std::find_if(rows.begin(), rows.end(), [&](const ResultRow& r) {
         return r.model == model && r.backend == backend;
       });
-      if (row != report.rows.end() && row->passed()) {
+      if (row != rows.end() && row->passed()) {
         svg << "<rect class=\"bar\" x=\"" << num(label) << "\" y=\"" << num(y + 1) << "\" width=\""
             << num(x(row->speedup) - label) << "\" height=\"" << num(bar - 2) << "\" fill=\""
-            << color_of(backends, backend) << "\"><title>" << html_escape(model) << " / "
+            << backend_color(backends, backend) << "\"><title>" << html_escape(model) << " / "
             << html_escape(backend) << ": " << html_number("%.3fx", row->speedup) << " ["
             << html_number("%.3f", row->ci_low) << ", " << html_number("%.3f", row->ci_high)
             << "]</title></rect>\n";
@@ -79,7 +76,7 @@ std::string speedup_chart(const RunReport& report) {
             << num(x(std::max(row->speedup, std::isfinite(row->ci_high) ? row->ci_high : 0.0)) + 6)
             << "\" y=\"" << num(y + bar - 3) << "\" font-size=\"11\">"
             << html_number("%.3fx", row->speedup) << "</text>\n";
-      } else if (row != report.rows.end()) {
+      } else if (row != rows.end()) {
         svg << "<text x=\"" << num(label + 4) << "\" y=\"" << num(y + bar - 3)
             << "\" font-size=\"11\" fill=\"#c00\">" << html_escape(backend) << ": "
             << html_escape(row->status) << "</text>\n";
@@ -94,7 +91,7 @@ std::string speedup_chart(const RunReport& report) {
       << "\" text-anchor=\"middle\" font-size=\"11\">1.0x (eager)</text>\n";
   for (size_t i = 0; i < backends.size(); ++i) {
     svg << "<rect x=\"" << num(label + i * 110) << "\" y=\"" << num(y + 20)
-        << "\" width=\"10\" height=\"10\" fill=\"" << color_of(backends, backends[i])
+        << "\" width=\"10\" height=\"10\" fill=\"" << backend_color(backends, backends[i])
         << "\"/><text x=\"" << num(label + i * 110 + 14) << "\" y=\"" << num(y + 29)
         << "\" font-size=\"11\">" << html_escape(backends[i]) << "</text>\n";
   }
@@ -180,13 +177,35 @@ std::string results_table(const RunReport& report) {
          << (row.error.empty() ? "" : ": " + html_escape(row.error)) << "</td>";
     if (row.passed()) {
       for (const auto* field : shown) html << "<td>" << field->to_html(row) << "</td>";
-      html << "<td>" << strip_plot(row, color_of(backends, row.backend)) << "</td>";
+      html << "<td>" << strip_plot(row, backend_color(backends, row.backend)) << "</td>";
     } else {
       html << "<td colspan=\"" << shown.size() + 1 << "\"></td>";
     }
     html << "<td class=\"warn\">" << warnings << "</td></tr>\n";
   }
   return html.str() + "</table>\n";
+}
+
+// --profile's top ops, each model's backends side by side.
+std::string op_profile_section(const RunReport& report) {
+  const auto tables = top_op_tables(report.rows, backends_in_order(report));
+  if (tables.empty()) return "";
+  std::ostringstream html;
+  html << "<h2>Where the time goes</h2>\n<p>The ops with the most self time in one profiled, "
+       << "untimed call per backend (--profile; each trace is loadable in Perfetto).</p>\n";
+  for (const auto& table : tables) {
+    html << "<h3>" << html_escape(table.title)
+         << "</h3>\n<div class=\"scroll\"><table class=\"ops\">";
+    for (size_t r = 0; r < table.cells.size(); ++r) {
+      html << "<tr>";
+      for (const auto& cell : table.cells[r]) {
+        html << (r == 0 ? "<th>" : "<td>") << html_escape(cell) << (r == 0 ? "</th>" : "</td>");
+      }
+      html << "</tr>\n";
+    }
+    html << "</table></div>\n";
+  }
+  return html.str();
 }
 
 std::string environment_table(const RunReport& report) {
@@ -217,15 +236,25 @@ std::string render_html(const RunReport& report) {
        << "padding:3px 6px;font-size:13px;text-align:right}td:first-child,th:first-child"
        << "{text-align:left}.environment td,.environment th{text-align:left}"
        << ".warn{color:#a60;text-align:left;font-size:11px}svg text{font-family:inherit}\n"
+       // At laptop width (1280 px) the page does not scroll sideways: a wide
+       // table scrolls in its own box, and its rows keep one line each.
+       << ".scroll{max-width:100%;overflow-x:auto}.results td{white-space:nowrap}"
+       << ".results td.warn{white-space:normal;min-width:16em}.ops td{white-space:nowrap}"
+       << ".environment td{overflow-wrap:anywhere}\n"
        << "</style></head><body>\n<h1>tracebench report</h1>\n<p>" << report.rows.size()
        << " rows, " << html_escape(report.environment.time_utc) << ", "
        << html_escape(report.environment.cpu_model) << ". Speedup = median eager latency / "
        << "median backend latency; whiskers are 95% bootstrap confidence intervals.</p>\n"
        << "<h2>Summary</h2>\n"
-       << summary_table(report) << "<h2>Speedup over eager</h2>\n"
-       << speedup_chart(report) << "<h2>Results</h2>\n"
-       << results_table(report) << "<h2>Environment</h2>\n"
-       << environment_table(report) << "</body></html>\n";
+       << summary_table(report) << "<h2>Speedup over eager</h2>\n";
+  for (const auto& group : sweep_groups(report.rows)) {
+    if (!group.label.empty()) html << "<h3>" << html_escape(group.label) << "</h3>\n";
+    html << speedup_chart(group.rows, backends_in_order(report));
+  }
+  html << batch_sweep_charts(report) << "<h2>Results</h2>\n"
+       << "<div class=\"scroll\">" << results_table(report) << "</div>\n"
+       << op_profile_section(report) << "<h2>Environment</h2>\n"
+       << "<div class=\"scroll\">" << environment_table(report) << "</div></body></html>\n";
   return html.str();
 }
 

@@ -23,12 +23,46 @@ T value_or(const json& object, const char* key, T fallback) {
   return it == object.end() || it->is_null() ? fallback : it->get<T>();
 }
 
+using PeaksByThreads = std::map<int64_t, std::map<std::string, double>>;
+
+// A JSON object's keys are text: {"2": {"conv2d_fp32": 180.1, ...}}.
+json peaks_to_json(const PeaksByThreads& peaks) {
+  json object = json::object();
+  for (const auto& [threads, kernels] : peaks) object[std::to_string(threads)] = kernels;
+  return object;
+}
+
+PeaksByThreads peaks_from_json(const std::map<std::string, std::map<std::string, double>>& text) {
+  PeaksByThreads peaks;
+  for (const auto& [threads, kernels] : text) peaks[std::stoll(threads)] = kernels;
+  return peaks;
+}
+
+json system_checks_to_json(const std::vector<SystemCheck>& checks) {
+  json list = json::array();
+  for (const auto& check : checks) {
+    list.push_back({{"name", check.name}, {"state", check.state}, {"detail", check.detail}});
+  }
+  return list;
+}
+
+std::vector<SystemCheck> system_checks_from_json(const json& list) {
+  std::vector<SystemCheck> checks;
+  for (const auto& check : list) {
+    checks.push_back({value_or<std::string>(check, "name", ""),
+                      value_or<std::string>(check, "state", ""),
+                      value_or<std::string>(check, "detail", "")});
+  }
+  return checks;
+}
+
 }  // namespace
 
 json environment_to_json(const Environment& e) {
   return {{"cpu_model", e.cpu_model},
           {"logical_cores", e.logical_cores},
           {"torch_threads", e.torch_threads},
+          {"cpus", e.cpus},
           {"libtorch_version", e.libtorch_version},
           {"libtorch_config", e.libtorch_config},
           {"blas_libraries", e.blas_libraries},
@@ -41,8 +75,8 @@ json environment_to_json(const Environment& e) {
           {"time_utc", e.time_utc},
           {"hostname", e.hostname},
           {"load_average", e.load_average},
-          {"cpu_governor", e.cpu_governor},
-          {"peak_gflops", e.peak_gflops}};
+          {"system_checks", system_checks_to_json(e.system_checks)},
+          {"peak_gflops_by_threads", peaks_to_json(e.peak_gflops_by_threads)}};
 }
 
 Environment environment_from_json(const json& j) {
@@ -50,6 +84,7 @@ Environment environment_from_json(const json& j) {
   e.cpu_model = value_or<std::string>(j, "cpu_model", "");
   e.logical_cores = value_or<int>(j, "logical_cores", 0);
   e.torch_threads = value_or<int>(j, "torch_threads", 0);
+  e.cpus = value_or<std::string>(j, "cpus", "");
   e.libtorch_version = value_or<std::string>(j, "libtorch_version", "");
   e.libtorch_config = value_or<std::string>(j, "libtorch_config", "");
   e.blas_libraries = value_or<std::vector<std::string>>(j, "blas_libraries", {});
@@ -62,8 +97,10 @@ Environment environment_from_json(const json& j) {
   e.time_utc = value_or<std::string>(j, "time_utc", "");
   e.hostname = value_or<std::string>(j, "hostname", "");
   e.load_average = value_or<std::string>(j, "load_average", "");
-  e.cpu_governor = value_or<std::string>(j, "cpu_governor", "");
-  e.peak_gflops = value_or<std::map<std::string, double>>(j, "peak_gflops", {});
+  e.system_checks = system_checks_from_json(value_or<json>(j, "system_checks", json::array()));
+  e.peak_gflops_by_threads =
+      peaks_from_json(value_or<std::map<std::string, std::map<std::string, double>>>(
+          j, "peak_gflops_by_threads", {}));
   return e;
 }
 

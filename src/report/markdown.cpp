@@ -3,7 +3,9 @@
 #include <fstream>
 
 #include "report/console.h"
+#include "report/op_tables.h"
 #include "report/row_schema.h"
+#include "report/sweep_groups.h"
 #include "tracebench/error.h"
 
 namespace tracebench {
@@ -45,11 +47,13 @@ constexpr const char* kRowFigures[] = {"speedup",          "ci_low",      "abs_l
                                        "p99_latency",      "throughput",  "peak_share"};
 
 std::vector<std::vector<std::string>> row_table(const RunReport& report) {
-  std::vector<std::vector<std::string>> table = {{"model", "backend", "status"}};
+  std::vector<std::vector<std::string>> table = {
+      {"model", "backend", "batch", "threads", "status"}};
   for (const char* key : kRowFigures) table[0].push_back(row_field(key).html_heading);
   for (const auto& row : report.rows) {
     std::vector<std::string> line = {
-        row.model, row.backend, row.error.empty() ? row.status : row.status + ": " + row.error};
+        row.model, row.backend, std::to_string(row.batch_size), std::to_string(row.threads),
+        row.error.empty() ? row.status : row.status + ": " + row.error};
     for (const char* key : kRowFigures) {
       line.push_back(row.passed() ? row_field(key).to_html(row) : "");
     }
@@ -64,8 +68,14 @@ std::string render_markdown(const RunReport& report) {
   std::string out = "## tracebench: " + std::to_string(report.rows.size()) + " rows, " +
                     report.environment.time_utc + ", " + report.environment.cpu_model + "\n\n";
   out += "Speedup over eager (median eager latency / median backend latency):\n\n";
-  out += markdown_table(grid_table_cells(report.rows, backends_in_order(report)));
-  out += "\n" + markdown_table(row_table(report));
+  for (const auto& group : sweep_groups(report.rows)) {
+    if (!group.label.empty()) out += "**" + group.label + "**\n\n";
+    out += markdown_table(grid_table_cells(group.rows, backends_in_order(report))) + "\n";
+  }
+  out += markdown_table(row_table(report));
+  for (const auto& table : top_op_tables(report.rows, backends_in_order(report))) {
+    out += "\n**Top ops by self time: " + table.title + "**\n\n" + markdown_table(table.cells);
+  }
   return out;
 }
 

@@ -6,6 +6,7 @@
 #include "report/json.h"
 #include "report/markdown.h"
 #include "report/progress.h"
+#include "report/sweep_groups.h"
 #include "util/text.h"
 
 namespace tracebench {
@@ -19,17 +20,19 @@ class ConsoleReporter : public Reporter {
 
   void begin(const RunContext& context) override {
     accuracy_ = context.accuracy;
+    settings_ = context.settings;
     backends_ = context.backends;
     backend_width_ = backend_column_width(backends_);
   }
 
   void row(const ResultRow& row) override {
     const bool with_ci = backend_width_ > 0 || print_ci_;
+    const std::string point = row_sweep_label(row, settings_);
     if (accuracy_) {
-      out_ << format_accuracy_line(row, backend_width_) << std::endl;
+      out_ << format_accuracy_line(row, backend_width_, point) << std::endl;
       return;
     }
-    out_ << format_result_line(row, backend_width_, with_ci);
+    out_ << format_result_line(row, backend_width_, with_ci, point);
     if (print_percentiles_ && row.passed()) out_ << "  " << format_latency_percentiles(row);
     out_ << std::endl;
   }
@@ -47,6 +50,7 @@ class ConsoleReporter : public Reporter {
   bool print_ci_;
   bool print_percentiles_;
   bool accuracy_ = false;
+  nlohmann::json settings_;
   std::vector<std::string> backends_;
   size_t backend_width_ = 0;
 };
@@ -57,13 +61,13 @@ class StderrReporter : public Reporter {
       : err_(err), print_warnings_(print_warnings || ProgressLine::stderr_is_terminal()) {}
 
   void begin(const RunContext& context) override {
-    const std::string& build = context.environment.build_type;
-    if (build != "Release" && build != "RelWithDebInfo" && build != "MinSizeRel") {
-      // Unoptimized, the harness's own code (timing loop, eager glue) is slower.
-      err_ << "tracebench: warning: this tracebench is a " << (build.empty() ? "unknown" : build)
-           << " build, not optimized: its numbers are not a release build's; rebuild with "
-              "-DCMAKE_BUILD_TYPE=Release (make build)"
-           << std::endl;
+    // A build that is not optimized is always said; the machine's state
+    // (governor, turbo, load, ...) where warnings are shown.
+    for (const auto& check : context.environment.system_checks) {
+      if (check.state != "warning") continue;
+      if (check.name == "build_type" || print_warnings_) {
+        err_ << "tracebench: warning: " << check.detail << std::endl;
+      }
     }
     backends_ = join(context.backends, ",");
     progress_ =

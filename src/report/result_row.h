@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "measure/op_profile.h"
+
 namespace tracebench {
 
 /// Row statuses (the dynamo runner's vocabulary).
@@ -40,6 +42,11 @@ struct ResultRow {
   std::string backend;
   std::string chosen;  // the backend `auto` picked and ran; "" for the others
   int64_t batch_size = 0;
+  int64_t threads = 0;  // intra-op threads it ran with; 0: not recorded (older reports)
+  int64_t streams = 1;  // concurrent inference threads (--streams), each timing its requests
+  /// The memory allocator of the process that measured it, as found there
+  /// (runner/launcher.h): glibc, hugetlb, jemalloc or tcmalloc.
+  std::string allocator = "glibc";
   std::string status = status::kPass;
   std::string error;  // first line of what went wrong, when status is not pass
 
@@ -77,6 +84,11 @@ struct ResultRow {
   double flops = std::numeric_limits<double>::quiet_NaN();
   double peak_gflops = std::numeric_limits<double>::quiet_NaN();
 
+  // --profile: the untimed profiled pass's Chrome trace file and its ops with
+  // the most self time (measure/op_profile.h); empty when not profiled.
+  std::string profile_trace;
+  std::vector<OpSelfTime> top_ops;
+
   // Noise diagnostics: stable codes (high_cv, slow_start, short_samples) and
   // one-line messages, same order.
   std::vector<std::string> warning_codes;
@@ -94,10 +106,14 @@ struct ResultRow {
 };
 
 /// What tells two rows of one run apart, and matches a row across runs
-/// (`compare`, `merge`): model, backend, mode, precision, batch size.
-using RowKey = std::tuple<std::string, std::string, std::string, std::string, int64_t>;
+/// (`compare`, `merge`): model, backend, mode, precision, batch size,
+/// threads and allocator (a sweep measures one row per combination of the
+/// last three).
+using RowKey =
+    std::tuple<std::string, std::string, std::string, std::string, int64_t, int64_t, std::string>;
 inline RowKey row_key(const ResultRow& row) {
-  return {row.model, row.backend, row.mode, row.precision, row.batch_size};
+  return {row.model,      row.backend, row.mode,     row.precision,
+          row.batch_size, row.threads, row.allocator};
 }
 
 }  // namespace tracebench

@@ -20,10 +20,14 @@ double percentile_latency_ms(const ResultRow& row, double percent) {
   return nearest_rank_percentile(row.samples_s, percent) * 1e3;
 }
 
-double throughput_per_s(const ResultRow& row) {
-  const double seconds_per_call = mean(row.samples_s);
+double throughput_per_s(int64_t batch_size, int64_t streams, const std::vector<double>& samples_s) {
+  const double seconds_per_call = mean(samples_s);
   if (!(seconds_per_call > 0)) return std::numeric_limits<double>::quiet_NaN();
-  return static_cast<double>(row.batch_size) / seconds_per_call;
+  return static_cast<double>(streams * batch_size) / seconds_per_call;
+}
+
+double throughput_per_s(const ResultRow& row) {
+  return throughput_per_s(row.batch_size, row.streams, row.samples_s);
 }
 
 double achieved_gflops(const ResultRow& row) {

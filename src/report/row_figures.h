@@ -24,8 +24,12 @@ const std::vector<LatencyPercentile>& latency_percentiles();
 /// row has too few samples for it (measure/statistics.h).
 double percentile_latency_ms(const ResultRow& row, double percent);
 
-/// Samples (inputs) per second: batch size x calls / time spent in them.
-/// NaN without samples.
+/// Samples (inputs) per second of `streams` streams that each take
+/// `samples_s` per call at `batch_size`: streams x batch size / mean time per
+/// call. NaN without samples.
+double throughput_per_s(int64_t batch_size, int64_t streams, const std::vector<double>& samples_s);
+
+/// The backend's throughput_per_s, all its streams together.
 double throughput_per_s(const ResultRow& row);
 
 /// FLOPs per call over the median latency, in GFLOP/s. NaN when either is

@@ -182,6 +182,28 @@ RowField derived(const char* name, const char* unit, const char* html_heading,
   return field;
 }
 
+// --profile's ops: [{"name", "calls", "self_ms", "share"}, ...], most self time first.
+RowField top_ops() {
+  return json_only(
+      "top_ops", "ms",
+      [](const ResultRow& row) {
+        json ops = json::array();
+        for (const auto& op : row.top_ops) {
+          ops.push_back({{"name", op.name},
+                         {"calls", op.calls},
+                         {"self_ms", op.self_ms},
+                         {"share", op.share}});
+        }
+        return ops;
+      },
+      [](ResultRow& row, const json& ops) {
+        for (const auto& op : ops) {
+          row.top_ops.push_back({op.at("name").get<std::string>(), op.at("calls").get<int64_t>(),
+                                 op.at("self_ms").get<double>(), op.at("share").get<double>()});
+        }
+      });
+}
+
 // p50_latency ... p999_latency, ms per call, throughput, gflops and peak_share.
 std::vector<RowField> latency_fields() {
   std::vector<RowField> fields;
@@ -191,7 +213,8 @@ std::vector<RowField> latency_fields() {
         derived(percentile.column, "ms", percentile.html_heading, "%.3f",
                 [percent](const ResultRow& row) { return percentile_latency_ms(row, percent); }));
   }
-  fields.push_back(derived("throughput", "samples/s", "throughput /s", "%.1f", throughput_per_s));
+  fields.push_back(derived("throughput", "samples/s", "throughput /s", "%.1f",
+                           [](const ResultRow& row) { return throughput_per_s(row); }));
   fields.push_back(derived("gflops", "GFLOP/s", "GFLOP/s", "%.1f", achieved_gflops));
   fields.push_back(derived("peak_share", "", "peak share", "%.2f", peak_share));
   return fields;
@@ -203,7 +226,7 @@ std::vector<RowField> make_row_fields() {
       // The dynamo runner's columns, in its order.
       text("dev", "device", &R::device),
       text("name", "model", &R::model),
-      integer("batch_size", "batch_size", &R::batch_size),
+      integer("batch_size", "batch_size", &R::batch_size, "batch"),
       number("speedup", "speedup", "x", &R::speedup, "speedup", "%.3fx"),
       number("abs_latency", "abs_latency_ms", "ms", &R::abs_latency_ms, "latency ms"),
       number("compilation_latency", "compilation_latency_s", "s", &R::compilation_latency_s,
@@ -236,14 +259,20 @@ std::vector<RowField> make_row_fields() {
       json_only("counters", "", &R::counters),
       json_only_number("flops", "", &R::flops),
       json_only_number("peak_gflops", "GFLOP/s", &R::peak_gflops),
+      json_only("profile_trace", "", &R::profile_trace),
+      top_ops(),
   };
   // After the columns that were there before them, as CSV readers index by
   // position; before the JSON-only fields.
   const auto chosen = std::find_if(fields.begin(), fields.end(), [](const RowField& field) {
     return field.json_key == std::string("chosen");
   });
-  const auto latency = latency_fields();
-  fields.insert(chosen + 1, latency.begin(), latency.end());
+  auto added = latency_fields();
+  // A sweep's other axes beside batch_size (runner/sweep.h): threads, malloc.
+  added.push_back(integer("threads", "threads", &R::threads, "threads"));
+  added.push_back(integer("streams", "streams", &R::streams, "streams"));
+  added.push_back(text("malloc", "malloc", &R::allocator, "malloc"));
+  fields.insert(chosen + 1, added.begin(), added.end());
   return fields;
 }
 

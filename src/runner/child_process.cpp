@@ -45,9 +45,10 @@ bool is_stack_trace_line(const std::string& line) {
 
 }  // namespace
 
-ChildResult run_child_process(const std::vector<std::string>& argv, double timeout_s,
+ChildResult run_child_process(const std::vector<std::string>& argv,
+                              const std::vector<std::string>& environment, double timeout_s,
                               std::ostream& err) {
-  const auto child = spawn_process(argv, Capture::kStderr, /*isolate=*/true);
+  const auto child = spawn_process(argv, Capture::kStderr, /*isolate=*/true, environment);
   const pid_t pid = child.pid;
   const int fd = child.output_fd;
 

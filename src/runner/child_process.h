@@ -17,10 +17,12 @@ struct ChildResult {
   std::string stderr_tail;  // the last few KB the child wrote to stderr
 };
 
-/// Runs argv[0] with `argv` (argv[0] must be a path) and waits at most
-/// `timeout_s` seconds, then kills its whole process group. What the child
-/// writes to its stderr is copied to `err` as it comes.
-ChildResult run_child_process(const std::vector<std::string>& argv, double timeout_s,
+/// Runs argv[0] with `argv` (argv[0] must be a path), with `environment`'s
+/// "NAME=value" entries set over ours, and waits at most `timeout_s` seconds,
+/// then kills its whole process group. What the child writes to its stderr is
+/// copied to `err` as it comes.
+ChildResult run_child_process(const std::vector<std::string>& argv,
+                              const std::vector<std::string>& environment, double timeout_s,
                               std::ostream& err);
 
 /// The line of `stderr_text` that best says why a process died: the last glog

@@ -1,6 +1,6 @@
 #include "runner/execution_settings.h"
 
-#include <torch/torch.h>
+#include <torch/script.h>
 
 #include <cstdlib>
 

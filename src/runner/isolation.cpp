@@ -22,9 +22,11 @@
 #include "runner/child_phase.h"
 #include "runner/child_process.h"
 #include "runner/execution_settings.h"
+#include "runner/launcher.h"
 #include "runner/model_selection.h"
 #include "runner/performance.h"
 #include "runner/status_rows.h"
+#include "runner/sweep.h"
 #include "sources/load_model.h"
 #include "tracebench/error.h"
 #include "util/text.h"
@@ -86,11 +88,15 @@ ChildReport run_child(const ModelSpec& spec, const RunOptions& options, std::ost
   std::vector<std::string> argv = {self_executable()};
   argv.insert(argv.end(), options.child_args.begin(), options.child_args.end());
   argv.push_back("--backend=" + join(options.backends, ","));
+  // The sweep point this child measures (runner/sweep.h).
+  if (options.batch_size) argv.push_back("--batch-size=" + std::to_string(*options.batch_size));
+  if (options.threads) argv.push_back("--threads=" + std::to_string(*options.threads));
   argv.push_back("--only=" + model_spec_text(spec));
   argv.push_back("--rows-to=" + rows_file.string());
   argv.push_back("--phase-to=" + phase_file.string());
 
-  const ChildResult process = run_child_process(argv, options.timeout_s, err);
+  const ChildResult process =
+      run_child_process(argv, child_environment(options), options.timeout_s, err);
   ChildReport report = read_report(rows_file);
   report.last_activity = read_child_phase_board(phase_file);
   report.process = process;
@@ -240,6 +246,7 @@ std::vector<ResultRow> run_model_in_process(const ModelSpec& spec, const RunOpti
   LoadOptions load_options;
   load_options.batch_size = options.batch_size;
   load_options.weights = options.weights;
+  load_options.inputs_file = options.inputs_file;
   if (!options.input_shapes.empty()) {
     load_options.input_shapes = parse_input_shapes(options.input_shapes);
   }
@@ -253,7 +260,12 @@ std::vector<ResultRow> run_model_in_process(const ModelSpec& spec, const RunOpti
   } catch (const std::exception& error) {
     return status_rows(spec.name, options, status::kModelFailToLoad, describe_error(error));
   }
-  return options.accuracy ? check_accuracy(loaded, options) : measure_performance(loaded, options);
+  auto rows =
+      options.accuracy ? check_accuracy(loaded, options) : measure_performance(loaded, options);
+  // As this process found it: whether what --malloc asked for took effect.
+  const std::string allocator = allocator_in_use();
+  for (auto& row : rows) row.allocator = allocator;
+  return rows;
 }
 
 std::vector<ResultRow> run_model(const ModelSpec& spec, const RunOptions& options, bool isolate,
@@ -263,8 +275,10 @@ std::vector<ResultRow> run_model(const ModelSpec& spec, const RunOptions& option
   return rows;
 }
 
-int run_isolated_child(const RunOptions& options) {
-  validate(options);
+int run_isolated_child(const RunOptions& child_options) {
+  validate(child_options);
+  // The parent hands a child one point of its sweep.
+  const RunOptions options = sweep_points(child_options).front();
   const auto specs = select_models(options);
   apply_process_settings(options);
   if (!options.phase_to.empty()) open_child_phase_board(options.phase_to);

@@ -6,13 +6,16 @@
 
 namespace tracebench {
 
-std::string unsupported_reason(const Backend& backend, Mode mode, Precision precision) {
+std::string unsupported_reason(const Backend& backend, Mode mode, Precision precision,
+                               int64_t streams) {
   if (mode == Mode::kTraining && !backend.supports_training()) {
     return backend.name() + " does not support --training";
   }
   if (precision == Precision::kAmp && !backend.supports_amp()) {
     return backend.name() + " does not support --amp (CPU autocast does not reach its device)";
   }
+  const std::string serial = backend.concurrent_streams_unsupported();
+  if (streams > 1 && !serial.empty()) return backend.name() + " " + serial;
   return "";
 }
 

@@ -6,7 +6,7 @@
 // hold NaN or Inf (the performance run times outputs, it does not check them,
 // but a non-finite output may mean a degenerate path; docs/robustness.md).
 
-#include <torch/torch.h>
+#include <torch/script.h>
 
 #include <string>
 
@@ -15,9 +15,10 @@
 
 namespace tracebench {
 
-/// Why `backend` cannot run `mode` at `precision` (a one-line message for the
-/// row), or "" when it can.
-std::string unsupported_reason(const Backend& backend, Mode mode, Precision precision);
+/// Why `backend` cannot run `mode` at `precision` on `streams` concurrent
+/// streams (a one-line message for the row), or "" when it can.
+std::string unsupported_reason(const Backend& backend, Mode mode, Precision precision,
+                               int64_t streams = 1);
 
 /// Adds the `traced_control_flow` warning to `row` when `backend` traces and
 /// `model` branches or loops at run time: the trace kept one path.

@@ -19,11 +19,14 @@
 #include "report/row_figures.h"
 #include "runner/child_phase.h"
 #include "runner/execution_settings.h"
+#include "runner/input_pool.h"
 #include "runner/model_checks.h"
+#include "runner/profile_pass.h"
 #include "runner/row_statistics.h"
 #include "runner/sample_budget.h"
 #include "runner/save_optimized.h"
 #include "runner/status_rows.h"
+#include "runner/streams.h"
 #include "runner/training.h"
 
 namespace tracebench {
@@ -35,6 +38,8 @@ struct Contender {
   std::string backend_name;
   std::unique_ptr<Backend> backend;
   std::unique_ptr<CompiledModel> compiled;
+  // --streams: the other streams' instances, compiled the same way.
+  std::vector<std::unique_ptr<CompiledModel>> other_streams;
   ResultRow* row = nullptr;  // nullptr for the baseline
   std::vector<double> samples;
   c10::IValue first_output;
@@ -75,7 +80,7 @@ void compile(Contender& contender, LoadedModel& loaded, const CompileOptions& co
   try {
     contender.backend = make_backend(contender.backend_name);
     const auto unsupported =
-        unsupported_reason(*contender.backend, options.mode, options.precision);
+        unsupported_reason(*contender.backend, options.mode, options.precision, options.streams);
     if (!unsupported.empty()) {
       contender.failed = true;
       contender.status = status::kUnsupported;
@@ -111,6 +116,24 @@ void first_call(Contender& contender, const std::vector<c10::IValue>& inputs) {
   publish(ChildPhase::kRunning, contender);
   try {
     contender.first_call_seconds = time_per_call([&] { contender.compiled->run(inputs); }, 1);
+  } catch (const std::exception& error) {
+    fail(contender, error);
+  }
+}
+
+// --streams: an instance per further stream, warmed up as the first was.
+void compile_other_streams(Contender& contender, LoadedModel& loaded,
+                           const CompileOptions& compile_options, const RunOptions& options) {
+  if (contender.failed || options.streams < 2) return;
+  publish(ChildPhase::kCompiling, contender);
+  try {
+    for (int64_t i = 1; i < options.streams; ++i) {
+      auto instance = compile_for_mode(*contender.backend, loaded, compile_options, options);
+      for (int64_t call = 0; call < std::max<int64_t>(options.warmup, 1); ++call) {
+        instance->run(compile_options.example_inputs);
+      }
+      contender.other_streams.push_back(std::move(instance));
+    }
   } catch (const std::exception& error) {
     fail(contender, error);
   }
@@ -168,8 +191,16 @@ void take_sample(Contender& contender, const std::vector<c10::IValue>& inputs, i
   if (contender.failed) return;
   publish(ChildPhase::kSampling, contender);
   try {
-    contender.samples.push_back(
-        time_per_call([&] { contender.compiled->run(inputs); }, iterations));
+    if (contender.other_streams.empty()) {
+      contender.samples.push_back(
+          time_per_call([&] { contender.compiled->run(inputs); }, iterations));
+      return;
+    }
+    // One request per stream, all at once: each is a sample.
+    std::vector<CompiledModel*> instances = {contender.compiled.get()};
+    for (const auto& instance : contender.other_streams) instances.push_back(instance.get());
+    const auto seconds = time_concurrent_requests(instances, inputs, iterations);
+    contender.samples.insert(contender.samples.end(), seconds.begin(), seconds.end());
   } catch (const std::exception& error) {
     fail(contender, error);
   }
@@ -314,6 +345,7 @@ std::vector<ResultRow> measure_performance(LoadedModel& loaded, const RunOptions
     // At least one call, whatever --warmup says: its output is verified.
     warm_up(contender, inputs, std::max<int64_t>(options.warmup, 1));
     measure_memory(contender, inputs);
+    compile_other_streams(contender, loaded, compile_options, options);
   }
   if (options.mode == Mode::kInference) {
     for (size_t i = 1; i < contenders.size(); ++i) {
@@ -321,11 +353,12 @@ std::vector<ResultRow> measure_performance(LoadedModel& loaded, const RunOptions
     }
   }
 
+  const auto pool = make_input_pool(loaded, options, dtype);
   SampleBudget budget(options, contenders.size());
   while (budget.another_repetition() && !contenders[0].failed) {
     const auto sample_inputs = options.randomize_input
                                    ? randomized_inputs(inputs, options.seed, budget.sample_index())
-                                   : inputs;
+                                   : pool[static_cast<size_t>(budget.sample_index()) % pool.size()];
     for (size_t index : budget.next_order()) {
       take_sample(contenders[index], sample_inputs, options.iterations_per_run);
     }
@@ -340,6 +373,9 @@ std::vector<ResultRow> measure_performance(LoadedModel& loaded, const RunOptions
     }
     if (contenders[i].backend) {
       warn_if_control_flow_was_traced(*contenders[i].row, *loaded.model, *contenders[i].backend);
+    }
+    if (!options.profile_dir.empty() && contenders[i].row->passed()) {
+      profile_row(*contenders[i].row, *contenders[i].compiled, inputs, options.profile_dir);
     }
     if (!options.save_optimized.empty() && contenders[i].row->passed()) {
       save_optimized_module(

@@ -12,10 +12,16 @@
 namespace tracebench {
 
 std::vector<std::string> ResumeState::missing_backends(
-    const std::string& model, const std::vector<std::string>& backends) const {
+    const std::string& model, std::optional<int64_t> batch_size, int64_t threads,
+    const std::string& allocator, const std::vector<std::string>& backends) const {
   std::vector<std::string> missing;
   for (const auto& backend : backends) {
-    if (!done.count({model, backend})) missing.push_back(backend);
+    const bool done = std::any_of(rows.begin(), rows.end(), [&](const ResultRow& row) {
+      return row.model == model && row.backend == backend &&
+             (!batch_size || row.batch_size == *batch_size) &&
+             (row.threads == 0 || row.threads == threads) && row.allocator == allocator;
+    });
+    if (!done) missing.push_back(backend);
   }
   return missing;
 }
@@ -74,7 +80,6 @@ ResumeState prepare_resume(const std::string& csv_path, bool accuracy, std::ostr
       records.end());
   if (records.size() != read) rewrite_csv(csv_path, records, accuracy);
   for (auto& record : records) state.rows.push_back(std::move(record.row));
-  for (const auto& row : state.rows) state.done.insert({row.model, row.backend});
   if (read > 0) {
     err << "tracebench: --resume: " << state.rows.size() << " rows already in " << csv_path
         << (state.rows.size() != read

@@ -1,14 +1,14 @@
 #pragma once
 // --resume: finish a run that was interrupted. The CSV given by --output is
-// read back; every (model, backend) with a result there is kept as it is and
-// not run again. Rows that say the run did not get a result (crash, timeout,
-// OOM, model_fail_to_load: a flaky machine, or a model the user has fixed
-// since) are removed from the file and run again.
+// read back; every (model, backend) with a result there, at the same sweep
+// point (batch size, threads, allocator), is kept as it is and not run again. Rows that say the run
+// did not get a result (crash, timeout, OOM, model_fail_to_load: a flaky machine, or a model the
+// user has fixed since) are removed from the file and run again.
 
+#include <cstdint>
+#include <optional>
 #include <ostream>
-#include <set>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "report/result_row.h"
@@ -18,11 +18,14 @@ namespace tracebench {
 struct ResumeState {
   /// The rows already in the file (the columns the CSV holds; no raw samples).
   std::vector<ResultRow> rows;
-  /// (model, backend) pairs done.
-  std::set<std::pair<std::string, std::string>> done;
 
-  /// The backends of `backends` that `model` still lacks, in order.
+  /// The backends of `backends` that `model` still lacks at a sweep point, in
+  /// order: `batch_size` as the point sets it (unset: the model's own, any
+  /// row's matches) and the `threads` it runs with (a row of 0, from the
+  /// accuracy CSV that has no threads column, matches any) and `allocator`.
   std::vector<std::string> missing_backends(const std::string& model,
+                                            std::optional<int64_t> batch_size, int64_t threads,
+                                            const std::string& allocator,
                                             const std::vector<std::string>& backends) const;
 };
 

@@ -13,7 +13,10 @@ namespace tracebench {
 /// option that changes the numbers is here (report/compare.cpp lists which).
 nlohmann::json settings_to_json(const RunOptions& options);
 
-/// Collects the environment now.
-RunContext run_context(const RunOptions& options, size_t models);
+/// Collects the environment now, with the compute probe run at each thread
+/// count of the sweep's `points` (runner/sweep.h) for `models` models each.
+/// Leaves the process at the first point's settings (apply_process_settings).
+RunContext run_context(const RunOptions& options, const std::vector<RunOptions>& points,
+                       size_t models);
 
 }  // namespace tracebench

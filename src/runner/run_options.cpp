@@ -1,7 +1,11 @@
 #include "runner/run_options.h"
 
+#include <filesystem>
+
 #include "backends/registry.h"
+#include "runner/launcher.h"
 #include "runner/save_optimized.h"
+#include "runner/sweep.h"
 #include "runner/training.h"
 #include "tracebench/error.h"
 
@@ -49,6 +53,11 @@ void validate_save_optimized(const RunOptions& options) {
         "--save-optimized saves what --performance measures for inference; drop "
         "--accuracy and --training");
   }
+  if (sweep_points(options).size() > 1) {
+    throw UsageError(
+        "--save-optimized saves one compiled model per model and backend; give one "
+        "--batch-size, one --threads and one --malloc, not a sweep");
+  }
   if (names_one_saved_module(options.save_optimized) && options.backends.size() > 1) {
     throw UsageError("--save-optimized " + options.save_optimized +
                      " names one file, but there are " + std::to_string(options.backends.size()) +
@@ -69,6 +78,24 @@ void validate(const RunOptions& options) {
   if (options.warmup < 0) throw UsageError("--warmup must be 0 or more");
   if (options.batch_size) require_positive("--batch-size", *options.batch_size);
   if (options.threads) require_positive("--threads", *options.threads);
+  validate_sweep(options);
+  validate_launcher(options);
+  require_positive("--streams", options.streams);
+  if (options.input_pool < 0) throw UsageError("--input-pool must be at least 1");
+  if (options.input_pool > 0 && options.randomize_input) {
+    throw UsageError(
+        "--input-pool and --randomize-input both choose each sample's inputs; give one");
+  }
+  if (!options.inputs_file.empty() && !options.input_shapes.empty()) {
+    throw UsageError("--inputs and --input-shapes both give the inputs; give one");
+  }
+  if (!options.inputs_file.empty() && !std::filesystem::is_regular_file(options.inputs_file)) {
+    throw UsageError("--inputs " + options.inputs_file +
+                     ": no such file; write one with torch.save((x, mask), FILE)");
+  }
+  if (options.streams > 1 && (options.accuracy || options.mode == Mode::kTraining)) {
+    throw UsageError("--streams measures concurrent inference; drop --accuracy and --training");
+  }
   if (options.device != "cpu") {
     throw UsageError("device '" + options.device +
                      "' is not available: this LibTorch is CPU-only; use --devices cpu");
@@ -79,6 +106,9 @@ void validate(const RunOptions& options) {
   validate_measurement_options(options);
   parse_optimizer(options.optimizer);  // likewise
   validate_save_optimized(options);
+  if (!options.profile_dir.empty() && options.accuracy) {
+    throw UsageError("--profile profiles what --performance measures; drop --accuracy");
+  }
 }
 
 }  // namespace tracebench

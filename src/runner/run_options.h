@@ -36,17 +36,47 @@ struct RunOptions {
   std::vector<std::string> backends = {"eager"};
   std::vector<std::string> filters;   // -k: keep names matching any (case-insensitive)
   std::vector<std::string> excludes;  // -x: drop names matching any
+  /// The batch size and thread count this run measures with; each point of a
+  /// sweep sets them from the lists below (runner/sweep.h). Unset: the model's
+  /// own batch size, LibTorch's thread count.
   std::optional<int64_t> batch_size;
+  std::optional<int64_t> threads;
+  /// --batch-size 1,8 / --threads 1,2: every combination is measured, eager
+  /// again at each. Empty: the scalars above are the only point.
+  std::vector<int64_t> batch_size_sweep;
+  std::vector<int64_t> threads_sweep;
+  /// --malloc glibc,jemalloc: the allocators a sweep measures with, like the
+  /// two axes above; `allocator` is the point's (runner/launcher.h).
+  std::vector<std::string> allocator_sweep;
+  std::string allocator = "glibc";
+  /// --streams: concurrent inference threads, each calling its own compiled
+  /// instance with `threads` intra-op threads (runner/streams.h).
+  int64_t streams = 1;
   std::string input_shapes;  // e.g. "1x3x224x224,1x10"
+  /// --inputs: input sets saved by torch.save, instead of the example inputs;
+  /// "" for none (sources/load_model.h).
+  std::string inputs_file;
+  /// --input-pool: how many input sets the samples cycle through (runner/input_pool.h);
+  /// 0: every set of --inputs, else one.
+  int64_t input_pool = 0;
   int64_t repeat = 30;
   int64_t warmup = 3;
   int64_t iterations_per_run = 1;
   bool randomize_input = false;
   /// --flush-denormal: flush denormal floats to zero for the whole run.
   bool flush_denormal = false;
-  std::optional<int64_t> threads;
   std::string device = "cpu";
   uint64_t seed = 1337;
+
+  // Launcher (runner/launcher.h).
+  /// --cpus: the CPUs the run is bound to, as given ("0-3,6"); "" keeps the
+  /// binding the process was started with.
+  std::string cpus;
+  /// --omp-wait: OMP_WAIT_POLICY of each model's process, passive or active;
+  /// "" leaves libgomp's own policy.
+  std::string omp_wait;
+  /// --cooldown: seconds the machine rests before each model but the first.
+  double cooldown_s = 0;
 
   // Robustness (docs/robustness.md): per-model child processes, resumable output.
   /// Run each model of a suite in a child process of its own (the CLI sets
@@ -69,6 +99,9 @@ struct RunOptions {
   /// --save-optimized: where each passing row's compiled model is written as
   /// TorchScript (runner/save_optimized.h); empty: nowhere.
   std::string save_optimized;
+  /// --profile: after sampling, one untimed profiled call per backend, its
+  /// Chrome trace written here (runner/profile_pass.h); empty: none.
+  std::string profile_dir;
 
   // Measurement and reports (docs/reports.md).
   double target_ci = 0;    // --target-ci: > 0 stops adaptively; 0 keeps --repeat
@@ -84,6 +117,8 @@ struct RunOptions {
   std::map<std::string, std::string> report_files;
   int64_t total_partitions = 1;
   int64_t partition_id = 0;
+  /// Where the two came from: "flags", "slurm" or "kubernetes" (runner/partition_source.h).
+  std::string partition_source = "flags";
 };
 
 /// "interleaved" or "blocked", as --sample-order takes them.

@@ -1,10 +1,9 @@
 #include "runner/save_optimized.h"
 
-#include <algorithm>
-#include <cctype>
 #include <filesystem>
 
 #include "backends/graph_module.h"
+#include "util/files.h"
 #include "util/text.h"
 
 namespace tracebench {
@@ -12,15 +11,6 @@ namespace tracebench {
 namespace {
 
 namespace fs = std::filesystem;
-
-// A model or backend name as a file name part: a user's class name is safe,
-// but a path-like spec must not make directories.
-std::string file_name_part(std::string name) {
-  std::replace_if(
-      name.begin(), name.end(),
-      [](unsigned char c) { return !(std::isalnum(c) || c == '_' || c == '-' || c == '.'); }, '_');
-  return name;
-}
 
 void warn(ResultRow& row, const std::string& code, const std::string& message) {
   row.add_warning(code, row.backend + ": " + message);

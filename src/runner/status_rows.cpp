@@ -56,6 +56,10 @@ ResultRow row_for(const std::string& model, const std::string& backend, const Ru
   row.mode = mode_label(options.mode);
   row.precision = precision_label(options.precision);
   row.iterations_per_run = options.iterations_per_run;
+  // The batch size asked for; a loaded model's own replaces it (performance.cpp).
+  row.batch_size = options.batch_size.value_or(0);
+  row.streams = options.streams;
+  row.allocator = options.allocator;
   return row;
 }
 

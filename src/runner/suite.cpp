@@ -1,8 +1,14 @@
 #include "runner/suite.h"
 
-#include <algorithm>
-#include <memory>
+#include <torch/script.h>
 
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <thread>
+
+#include "measure/system_checks.h"
 #include "report/reporters.h"
 #include "runner/compute_limit.h"
 #include "runner/execution_settings.h"
@@ -13,7 +19,9 @@
 #include "runner/run_context.h"
 #include "runner/save_optimized.h"
 #include "runner/status_rows.h"
+#include "runner/sweep.h"
 #include "tracebench/error.h"
+#include "util/files.h"
 #include "util/text.h"
 
 namespace tracebench {
@@ -31,6 +39,39 @@ std::vector<std::unique_ptr<Reporter>> make_reporters(const RunOptions& options,
   return reporters;
 }
 
+namespace {
+
+// Half a core used by other processes while a model ran (the others column of
+// bench/vs_python.py) is enough to move a 2-thread median.
+constexpr double kBusyMachineCores = 0.5;
+
+// A model's rows. A model the user got wrong costs its rows, not the rest of
+// the suite (as in an isolated child); alone, it is the run's one-line error.
+std::vector<ResultRow> run_model_reporting_errors(const ModelSpec& spec, const RunOptions& options,
+                                                  bool only_model, std::ostream& err) {
+  try {
+    return run_model(spec, options, options.isolate, err);
+  } catch (const UsageError& error) {
+    if (only_model) throw;
+    return status_rows(spec.name, options, status::kModelFailToLoad, error.what());
+  }
+}
+
+// Before any model runs, so that a path that cannot be written is the run's
+// one-line error rather than a warning on every row.
+void make_profile_directory(const std::string& dir) {
+  if (dir.empty()) return;
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (error || !std::filesystem::is_directory(dir)) {
+    throw UsageError("--profile " + dir + ": cannot make the directory (" +
+                     (error ? error.message() : "a file of that name exists") +
+                     "); choose a writable directory");
+  }
+}
+
+}  // namespace
+
 std::vector<ResultRow> run_suite(const RunOptions& options,
                                  const std::vector<std::unique_ptr<Reporter>>& reporters,
                                  std::ostream& err) {
@@ -42,35 +83,64 @@ std::vector<ResultRow> run_suite(const RunOptions& options,
                      std::to_string(specs.size()) +
                      " models are selected; give a directory to save one file per model");
   }
-  apply_process_settings(options);
+  make_profile_directory(options.profile_dir);
   // --resume: rows already in the CSV are kept, not rerun (runner/resume.h).
   ResumeState resume =
       options.resume ? prepare_resume(report_file(options, kCsvReportFlag), options.accuracy, err)
                      : ResumeState{};
-  const RunContext context = run_context(options, specs.size());
+  const auto points = sweep_points(options);
+  const RunContext context = run_context(options, points, specs.size());
   for (const auto& reporter : reporters) reporter->begin(context);
 
   std::vector<ResultRow> all_rows = resume.rows;
-  for (const auto& spec : specs) {
-    RunOptions todo = options;
-    todo.backends = resume.missing_backends(spec.name, options.backends);
-    if (todo.backends.empty()) continue;
-    for (const auto& reporter : reporters) reporter->start_model(&spec - specs.data(), spec.name);
-    std::vector<ResultRow> rows;
-    try {
-      rows = run_model(spec, todo, options.isolate, err);
-    } catch (const UsageError& error) {
-      // One model the user got wrong costs its rows, not the rest of the suite
-      // (as in an isolated child). Alone, it is the run's one-line error.
-      if (specs.size() == 1) throw;
-      rows = status_rows(spec.name, todo, status::kModelFailToLoad, error.what());
+  size_t started = 0;
+  for (const auto& point : points) {
+    apply_process_settings(point);
+    const int64_t threads = torch::get_num_threads();
+    const std::string label = sweep_point_label(point, options);
+    const auto& all_peaks = context.environment.peak_gflops_by_threads;
+    const auto peaks = all_peaks.find(threads);
+    for (const auto& spec : specs) {
+      RunOptions todo = point;
+      // A sweep's points keep their traces apart: DIR/batch_8__2_threads/.
+      if (!label.empty() && !options.profile_dir.empty()) {
+        todo.profile_dir =
+            (std::filesystem::path(options.profile_dir) / file_name_part(label)).string();
+      }
+      todo.backends = resume.missing_backends(spec.name, point.batch_size, threads, point.allocator,
+                                              options.backends);
+      if (todo.backends.empty()) continue;
+      // --cooldown: the machine rests between models (its clocks and caches settle).
+      if (started > 0 && options.cooldown_s > 0) {
+        std::this_thread::sleep_for(std::chrono::duration<double>(options.cooldown_s));
+      }
+      for (const auto& reporter : reporters) {
+        reporter->start_model(started, label.empty() ? spec.name : spec.name + " (" + label + ")");
+      }
+      ++started;
+      const auto wall_start = std::chrono::steady_clock::now();
+      const CpuTimes cpu_start = cpu_times_now();
+      auto rows = run_model_reporting_errors(spec, todo, specs.size() == 1, err);
+      const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - wall_start;
+      const double others = other_busy_cores(cpu_start, cpu_times_now(), wall.count());
+      for (auto& row : rows) {
+        row.threads = threads;
+        if (others >= kBusyMachineCores) {
+          row.add_warning("busy_machine", "other processes kept " + printf_string("%.2f", others) +
+                                              " cores busy while this model ran: its timings "
+                                              "shared the machine");
+        }
+        if (row.allocator != point.allocator) {
+          row.add_warning("malloc_not_applied", "--malloc " + point.allocator +
+                                                    " was asked for, but the model ran with " +
+                                                    row.allocator);
+        }
+        if (peaks != all_peaks.end()) set_peak_gflops(row, peaks->second);
+        for (const auto& reporter : reporters) reporter->row(row);
+        all_rows.push_back(std::move(row));
+      }
+      for (const auto& reporter : reporters) reporter->end_model();
     }
-    for (auto& row : rows) {
-      set_peak_gflops(row, context.environment.peak_gflops);
-      for (const auto& reporter : reporters) reporter->row(row);
-      all_rows.push_back(std::move(row));
-    }
-    for (const auto& reporter : reporters) reporter->end_model();
   }
   for (const auto& reporter : reporters) reporter->end(all_rows);
   return all_rows;

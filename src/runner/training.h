@@ -2,7 +2,7 @@
 // One training iteration as the timed unit: zero-grad, forward (through the
 // backend), a scalar loss, backward, optimizer step.
 
-#include <torch/torch.h>
+#include <torch/script.h>
 
 #include <memory>
 #include <string>

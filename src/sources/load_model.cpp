@@ -8,6 +8,7 @@
 #include "tracebench/error.h"
 #include "util/text.h"
 #include "zoo/inputs.h"
+#include "zoo/state_dict_reader.h"
 #include "zoo/zoo.h"
 
 namespace tracebench {
@@ -37,6 +38,43 @@ int64_t leading_dimension(const std::vector<c10::IValue>& inputs) {
     if (input.isTensor() && input.toTensor().dim() > 0) return input.toTensor().size(0);
   }
   return 1;
+}
+
+// --inputs: each set of the file, checked against the example inputs it
+// replaces (same count, same dtypes), so a mismatch is a one-line error here
+// rather than a failure inside some backend.
+std::vector<std::vector<c10::IValue>> input_sets_from_file(const std::string& path,
+                                                           const std::vector<c10::IValue>& examples,
+                                                           const std::string& model) {
+  std::vector<std::vector<torch::Tensor>> sets;
+  try {
+    sets = read_torch_save_input_sets(path);
+  } catch (const std::exception& error) {
+    throw UsageError("--inputs " + path + ": " + error.what() +
+                     "; write it with torch.save((x, mask), FILE)");
+  }
+  std::vector<std::vector<c10::IValue>> input_sets;
+  for (size_t set = 0; set < sets.size(); ++set) {
+    const std::string where = "--inputs " + path + ": set " + std::to_string(set);
+    if (sets[set].size() != examples.size()) {
+      throw UsageError(where + " holds " + std::to_string(sets[set].size()) + " tensor(s), but " +
+                       model + " takes " + std::to_string(examples.size()) +
+                       " (its example inputs); save one tensor per input");
+    }
+    std::vector<c10::IValue> inputs;
+    for (size_t i = 0; i < sets[set].size(); ++i) {
+      const auto expected = examples[i].toTensor().scalar_type();
+      if (sets[set][i].scalar_type() != expected) {
+        throw UsageError(where + ", input " + std::to_string(i) + " is " +
+                         c10::toString(sets[set][i].scalar_type()) + ", but " + model +
+                         "'s example input is " + c10::toString(expected) +
+                         "; save tensors of the example inputs' types");
+      }
+      inputs.emplace_back(sets[set][i]);
+    }
+    input_sets.push_back(std::move(inputs));
+  }
+  return input_sets;
 }
 
 std::unique_ptr<Model> build_model(const ModelSpec& spec, const LoadOptions& options) {
@@ -111,6 +149,10 @@ LoadedModel load_model(const ModelSpec& spec, const LoadOptions& options) {
       throw UsageError(spec.name + ".get_example_inputs returned a " + input.tagKind() +
                        "; return tensors only");
     }
+  }
+  if (!options.inputs_file.empty()) {
+    loaded.input_sets = input_sets_from_file(options.inputs_file, loaded.inputs, spec.name);
+    loaded.inputs = loaded.input_sets.front();
   }
   loaded.batch_size = leading_dimension(loaded.inputs);
   loaded.output_names = loaded.model->output_names();

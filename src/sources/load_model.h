@@ -22,12 +22,17 @@ struct LoadOptions {
   uint64_t seed = 1337;
   /// A state dict saved by Python's torch.save to load into the model; empty: none.
   std::string weights;
+  /// --inputs: input sets saved by Python's torch.save, used instead of the
+  /// example inputs; empty: none.
+  std::string inputs_file;
 };
 
 struct LoadedModel {
   std::string name;
   std::unique_ptr<Model> model;
   std::vector<c10::IValue> inputs;
+  /// Every input set of --inputs (the first is `inputs`); empty without it.
+  std::vector<std::vector<c10::IValue>> input_sets;
   /// Model::output_names(): how messages name the output tensors.
   std::vector<std::string> output_names;
   /// The leading dimension of the first tensor input (what the CSV reports).

@@ -1,9 +1,18 @@
 #include "util/files.h"
 
+#include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <sstream>
 
 namespace tracebench {
+
+std::string file_name_part(std::string name) {
+  std::replace_if(
+      name.begin(), name.end(),
+      [](unsigned char c) { return !(std::isalnum(c) || c == '_' || c == '-' || c == '.'); }, '_');
+  return name;
+}
 
 std::optional<std::string> read_file(const std::filesystem::path& path) {
   std::error_code error;

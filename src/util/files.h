@@ -1,12 +1,18 @@
 #pragma once
 // Reading a whole file, for every folder: the callers say what a missing file
-// means (a fact left unknown, or a one-line error naming the fix).
+// means (a fact left unknown, or a one-line error naming the fix); and naming
+// the files a run writes.
 
 #include <filesystem>
 #include <optional>
 #include <string>
 
 namespace tracebench {
+
+/// `name` (a model or backend name) as part of a file name: characters other
+/// than letters, digits, `_`, `-` and `.` become `_`, so that a path-like
+/// model spec makes no directories.
+std::string file_name_part(std::string name);
 
 /// The bytes of `path`; nullopt if it is not a regular file or cannot be read.
 /// Files of /proc and /sys read whole although their size says 0.

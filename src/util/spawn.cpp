@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -17,8 +18,8 @@ namespace tracebench {
 namespace {
 
 // Only async-signal-safe calls between fork and exec: the parent has threads.
-[[noreturn]] void exec_in_child(char* const* args, int output_fd, int error_fd, Capture capture,
-                                bool isolate, pid_t parent) {
+[[noreturn]] void exec_in_child(char* const* args, char* const* environment, int output_fd,
+                                int error_fd, Capture capture, bool isolate, pid_t parent) {
   if (isolate) {
     // Dies with the parent: a `kill -9` of the suite leaves no orphan running.
     prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -27,7 +28,7 @@ namespace {
   }
   if (capture == Capture::kStdoutAndStderr) dup2(output_fd, STDOUT_FILENO);
   dup2(output_fd, STDERR_FILENO);
-  execvp(args[0], args);
+  execvpe(args[0], args, environment);
   // Tell the parent why, through the close-on-exec pipe that exec would have closed.
   const int error = errno;
   ssize_t ignored = write(error_fd, &error, sizeof error);
@@ -35,12 +36,41 @@ namespace {
   _exit(127);
 }
 
+// This process's environment with `overrides` ("NAME=value") set over it.
+std::vector<std::string> environment_with(const std::vector<std::string>& overrides) {
+  std::vector<std::string> entries;
+  for (char** entry = environ; *entry; ++entry) entries.emplace_back(*entry);
+  for (const auto& override : overrides) {
+    const std::string name = override.substr(0, override.find('=') + 1);
+    const auto same = std::find_if(entries.begin(), entries.end(), [&](const std::string& entry) {
+      return entry.compare(0, name.size(), name) == 0;
+    });
+    if (same != entries.end()) {
+      *same = override;
+    } else {
+      entries.push_back(override);
+    }
+  }
+  return entries;
+}
+
+// argv-style: pointers into `strings`, then a null.
+std::vector<char*> null_terminated(std::vector<std::string>& strings) {
+  std::vector<char*> pointers;
+  for (auto& text : strings) pointers.push_back(text.data());
+  pointers.push_back(nullptr);
+  return pointers;
+}
+
 }  // namespace
 
-SpawnedProcess spawn_process(const std::vector<std::string>& argv, Capture capture, bool isolate) {
-  std::vector<char*> args;
-  for (const auto& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
-  args.push_back(nullptr);
+SpawnedProcess spawn_process(const std::vector<std::string>& argv, Capture capture, bool isolate,
+                             const std::vector<std::string>& environment) {
+  // Built before fork: the child may only make async-signal-safe calls.
+  std::vector<std::string> arg_strings = argv;
+  std::vector<std::string> environment_strings = environment_with(environment);
+  const auto args = null_terminated(arg_strings);
+  const auto envp = null_terminated(environment_strings);
   int output[2], exec_error[2];
   if (pipe2(output, O_CLOEXEC) != 0)
     throw std::runtime_error(std::string("pipe: ") + strerror(errno));
@@ -56,7 +86,8 @@ SpawnedProcess spawn_process(const std::vector<std::string>& argv, Capture captu
 
   const pid_t parent = getpid();
   const pid_t pid = fork();
-  if (pid == 0) exec_in_child(args.data(), output[1], exec_error[1], capture, isolate, parent);
+  if (pid == 0)
+    exec_in_child(args.data(), envp.data(), output[1], exec_error[1], capture, isolate, parent);
   const int fork_error = errno;
   close(output[1]);
   close(exec_error[1]);

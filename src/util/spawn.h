@@ -20,10 +20,13 @@ enum class Capture {
   kStdoutAndStderr,  // interleaved, as a terminal would show them
 };
 
-/// Starts argv[0] (looked up on PATH unless it holds a slash) with `argv`.
-/// With `isolate`, the process leads a process group of its own (so it can be
-/// killed with everything it starts) and is killed if this process dies.
-/// Throws std::runtime_error naming the program if it cannot be started.
-SpawnedProcess spawn_process(const std::vector<std::string>& argv, Capture capture, bool isolate);
+/// Starts argv[0] (looked up on PATH unless it holds a slash) with `argv`,
+/// in this process's environment with `environment`'s "NAME=value" entries
+/// set over it. With `isolate`, the process leads a process group of its own
+/// (so it can be killed with everything it starts) and is killed if this
+/// process dies. Throws std::runtime_error naming the program if it cannot be
+/// started.
+SpawnedProcess spawn_process(const std::vector<std::string>& argv, Capture capture, bool isolate,
+                             const std::vector<std::string>& environment = {});
 
 }  // namespace tracebench

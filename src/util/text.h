@@ -68,6 +68,14 @@ inline std::vector<std::string> split(const std::string& text, char separator) {
   return pieces;
 }
 
+/// `text` without leading and trailing blanks and newlines.
+inline std::string trim(const std::string& text) {
+  const auto begin = text.find_first_not_of(" \t\n");
+  if (begin == std::string::npos) return "";
+  const auto end = text.find_last_not_of(" \t\n");
+  return text.substr(begin, end - begin + 1);
+}
+
 /// `text` followed (pad_right) or preceded (pad_left) by spaces up to `width`;
 /// longer text is left whole.
 inline std::string pad_right(const std::string& text, size_t width) {

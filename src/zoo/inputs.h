@@ -2,7 +2,7 @@
 // Deterministic example inputs: the same seed gives the same tensors on every
 // run and every machine, whatever the global torch seed is.
 
-#include <torch/torch.h>
+#include <torch/script.h>
 
 #include <cstdint>
 #include <vector>

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <variant>
 
@@ -332,10 +333,8 @@ class Interpreter {
   std::map<std::string, torch::Tensor> storages_;
 };
 
-}  // namespace
-
-std::vector<std::pair<std::string, torch::Tensor>> read_torch_save_state_dict(
-    const std::string& path) {
+// The top-level object of the file torch.save wrote at `path`.
+ObjectPtr read_torch_save_root(const std::string& path) {
   std::unique_ptr<caffe2::serialize::PyTorchStreamReader> archive;
   try {
     archive = std::make_unique<caffe2::serialize::PyTorchStreamReader>(path);
@@ -346,7 +345,37 @@ std::vector<std::pair<std::string, torch::Tensor>> read_torch_save_state_dict(
   auto pickle = archive->getRecord("data.pkl");
   Interpreter interpreter(*archive, static_cast<const char*>(std::get<0>(pickle).get()),
                           std::get<1>(pickle));
-  const auto root = interpreter.run();
+  return interpreter.run();
+}
+
+// A tuple or list of tensors, or a dict of them (values in its order);
+// nullopt for anything else.
+std::optional<std::vector<torch::Tensor>> tensors_of(const ObjectPtr& object) {
+  std::vector<torch::Tensor> tensors;
+  if (const auto* items = std::get_if<Items>(&object->value)) {
+    for (const auto& item : *items) {
+      const auto* tensor = std::get_if<torch::Tensor>(&item->value);
+      if (!tensor) return std::nullopt;
+      tensors.push_back(*tensor);
+    }
+  } else if (const auto* dict = std::get_if<Dict>(&object->value)) {
+    for (const auto& entry : *dict) {
+      const auto* tensor = std::get_if<torch::Tensor>(&entry.second->value);
+      if (!tensor) return std::nullopt;
+      tensors.push_back(*tensor);
+    }
+  } else {
+    return std::nullopt;
+  }
+  if (tensors.empty()) return std::nullopt;
+  return tensors;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, torch::Tensor>> read_torch_save_state_dict(
+    const std::string& path) {
+  const auto root = read_torch_save_root(path);
   if (!root->is_dict()) fail("not a state dict (its top-level object is not a dict)");
   std::vector<std::pair<std::string, torch::Tensor>> tensors;
   for (const auto& [key, value] : std::get<Dict>(root->value)) {
@@ -356,6 +385,21 @@ std::vector<std::pair<std::string, torch::Tensor>> read_torch_save_state_dict(
     tensors.emplace_back(*name, *tensor);
   }
   return tensors;
+}
+
+std::vector<std::vector<torch::Tensor>> read_torch_save_input_sets(const std::string& path) {
+  const auto root = read_torch_save_root(path);
+  if (auto one = tensors_of(root)) return {*one};
+  std::vector<std::vector<torch::Tensor>> sets;
+  if (const auto* items = std::get_if<Items>(&root->value)) {
+    for (const auto& item : *items) {
+      auto set = tensors_of(item);
+      if (!set) break;
+      sets.push_back(std::move(*set));
+    }
+    if (!sets.empty() && sets.size() == items->size()) return sets;
+  }
+  fail("it holds neither a tuple, list or dict of tensors nor a list of such input sets");
 }
 
 }  // namespace tracebench

@@ -1,6 +1,7 @@
 #pragma once
-// Reads the file that Python's `torch.save(model.state_dict(), path)` writes
-// (the zip format of PyTorch >= 1.6: a pickle plus one record per storage).
+// Reads the files that Python's `torch.save(model.state_dict(), path)` and
+// `torch.save((x, mask), path)` write (the zip format of PyTorch >= 1.6: a
+// pickle plus one record per storage).
 //
 // LibTorch 1.13's torch::pickle_load cannot: it turns the state dict's
 // collections.OrderedDict into None. This is a small pickle interpreter for
@@ -21,5 +22,10 @@ namespace tracebench {
 /// Throws std::runtime_error, with a reason, for a file it cannot read.
 std::vector<std::pair<std::string, torch::Tensor>> read_torch_save_state_dict(
     const std::string& path);
+
+/// Model inputs saved by torch.save (--inputs): one set from a tuple, list or
+/// dict of tensors (a dict's values in its order), or several from a list of
+/// such sets. Throws std::runtime_error, with a reason, for anything else.
+std::vector<std::vector<torch::Tensor>> read_torch_save_input_sets(const std::string& path);
 
 }  // namespace tracebench

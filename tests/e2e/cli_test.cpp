@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "test_paths.h"
+#include "tracebench_cli.h"
 #include "util/subprocess.h"
 
 namespace tracebench {
@@ -15,10 +16,7 @@ namespace {
 
 const std::string kSource = TRACEBENCH_SOURCE_DIR;
 
-CommandResult tracebench(std::vector<std::string> args) {
-  args.insert(args.begin(), TRACEBENCH_BINARY);
-  return run_command(args);
-}
+using testing::tracebench;
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> lines;
@@ -121,6 +119,10 @@ struct BadInput {
   std::vector<std::string> args;
   std::string message;
 };
+
+// gtest prints a parameter in the test listing that ctest shows; without
+// this, as 88 bytes of hex.
+void PrintTo(const BadInput& input, std::ostream* out) { *out << input.name; }
 
 class CliBadInput : public ::testing::TestWithParam<BadInput> {};
 

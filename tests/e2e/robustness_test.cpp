@@ -21,6 +21,7 @@
 
 #include "report/csv_reader.h"
 #include "test_paths.h"
+#include "tracebench_cli.h"
 #include "util/subprocess.h"
 
 extern char** environ;
@@ -35,10 +36,7 @@ std::string bad(const std::string& class_name) {
   return "--only=path:" + kBadModels + ",class:" + class_name;
 }
 
-CommandResult tracebench(std::vector<std::string> args) {
-  args.insert(args.begin(), TRACEBENCH_BINARY);
-  return run_command(args);
-}
+using testing::tracebench;
 
 std::string read_all(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);

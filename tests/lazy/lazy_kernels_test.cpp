@@ -3,7 +3,7 @@
 // one op counted as an eager fallback (which would split a lazy graph).
 
 #include <gtest/gtest.h>
-#include <torch/torch.h>
+#include <torch/script.h>
 
 #include "backends/lazy_common.h"
 

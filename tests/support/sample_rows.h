@@ -17,6 +17,9 @@ inline ResultRow sample_row() {
   row.model = "LinearModel";
   row.backend = "ts";
   row.batch_size = 2;
+  row.threads = 3;
+  row.streams = 2;
+  row.allocator = "jemalloc";
   row.error = "warning: eager output holds NaN or Inf";
   row.iterations_per_run = 3;
   row.speedup = 1.25;
@@ -36,6 +39,8 @@ inline ResultRow sample_row() {
   row.samples_s = {0.001, 0.0011};
   row.eager_samples_s = {0.00125, 0.0013};
   row.counters = {{"graphs", 1}};
+  row.profile_trace = "profiles/LinearModel.ts.json";
+  row.top_ops = {{"aten::addmm", 2, 0.5, 0.75}, {"aten::relu", 1, 0.125, 0.1875}};
   row.warning_codes = {"high_cv"};
   row.warnings = {"ts: noisy"};
   return row;

@@ -62,6 +62,23 @@ TEST(Compare, IdenticalRunsHaveNoChange) {
   EXPECT_DOUBLE_EQ(c.geomean_speedup_ratio, 1.0);
 }
 
+TEST(Compare, SweepRowsAreMatchedAndNamedByTheirPoint) {
+  std::vector<ResultRow> rows;
+  for (int64_t batch : {1, 8}) {
+    rows.push_back(row_with("a", 1.0 * batch, 2.0 * batch, 0.01));
+    rows.back().batch_size = batch;
+  }
+  auto slower = rows;
+  slower[1] = row_with("a", 12.0, 16.0, 0.01);  // batch 8 slower by half
+  slower[1].batch_size = 8;
+  const auto c = compare_reports(run_of(rows), run_of(slower), 0.05);
+  ASSERT_EQ(c.changes.size(), 2u);
+  EXPECT_EQ(c.changes[0].model, "a (batch 1)");
+  EXPECT_EQ(c.changes[0].verdict, "unchanged");
+  EXPECT_EQ(c.changes[1].model, "a (batch 8)");
+  EXPECT_EQ(c.changes[1].verdict, "regressed");
+}
+
 TEST(Merge, ConcatenatesDisjointReportsAndRejectsOverlap) {
   const auto merged = merge_reports({{"p0.json", run_of({row_with("a", 1, 2, 0)})},
                                      {"p1.json", run_of({row_with("b", 1, 2, 0)})}});

@@ -30,6 +30,14 @@ TEST(Environment, KernelCpuFlagsFromCpuinfo) {
   EXPECT_TRUE(kernel_cpu_flags("").empty());
 }
 
+TEST(Environment, Int8DotProductNeedsVnniOrAmx) {
+  EXPECT_TRUE(has_native_int8_dot({"avx2", "avx512f", "avx512_vnni"}));
+  EXPECT_TRUE(has_native_int8_dot({"avx2", "avx_vnni"}));
+  EXPECT_TRUE(has_native_int8_dot({"amx_tile", "amx_int8"}));
+  EXPECT_FALSE(has_native_int8_dot({"avx2", "fma"}));  // an AVX2-only EPYC
+  EXPECT_FALSE(has_native_int8_dot({}));
+}
+
 TEST(Environment, CollectsTheEssentials) {
   const auto env = collect_environment();
   EXPECT_GT(env.logical_cores, 0);

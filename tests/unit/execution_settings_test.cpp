@@ -1,7 +1,7 @@
 #include "runner/execution_settings.h"
 
 #include <gtest/gtest.h>
-#include <torch/torch.h>
+#include <torch/script.h>
 
 #include <cstdlib>
 #include <optional>

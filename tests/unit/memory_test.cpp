@@ -2,7 +2,7 @@
 
 #include <c10/core/CPUAllocator.h>
 #include <gtest/gtest.h>
-#include <torch/torch.h>
+#include <torch/script.h>
 
 namespace tracebench {
 namespace {

@@ -37,8 +37,9 @@ Environment fixed_environment() {
   e.time_utc = "2024-01-02T03:04:05Z";
   e.hostname = "bench-host";
   e.load_average = "0.10 0.20 0.30";
-  e.cpu_governor = "performance";
-  e.peak_gflops = {{"conv2d_fp32", 180.5}, {"mm_fp32", 90.25}};
+  e.system_checks = {{"cpu_governor", "ok", "performance on CPUs 0-7"}};
+  e.cpus = "0-7";
+  e.peak_gflops_by_threads = {{8, {{"conv2d_fp32", 180.5}, {"mm_fp32", 90.25}}}};
   return e;
 }
 
@@ -135,6 +136,10 @@ TEST(ReportGolden, JsonFileText) {
    "csv_column": "iterations_per_run",
    "unit": ""
   },
+  "malloc": {
+   "csv_column": "malloc",
+   "unit": ""
+  },
   "mann_whitney_p": {
    "csv_column": "mann_whitney_p",
    "unit": ""
@@ -175,6 +180,10 @@ TEST(ReportGolden, JsonFileText) {
    "csv_column": "precision",
    "unit": ""
   },
+  "profile_trace": {
+   "csv_column": null,
+   "unit": ""
+  },
   "samples": {
    "csv_column": "samples",
    "unit": ""
@@ -191,9 +200,21 @@ TEST(ReportGolden, JsonFileText) {
    "csv_column": "status",
    "unit": ""
   },
+  "streams": {
+   "csv_column": "streams",
+   "unit": ""
+  },
+  "threads": {
+   "csv_column": "threads",
+   "unit": ""
+  },
   "throughput": {
    "csv_column": "throughput",
    "unit": "samples/s"
+  },
+  "top_ops": {
+   "csv_column": null,
+   "unit": "ms"
   },
   "warnings": {
    "csv_column": "warnings",
@@ -219,8 +240,8 @@ TEST(ReportGolden, JsonFileText) {
    "fma",
    "avx512f"
   ],
-  "cpu_governor": "performance",
   "cpu_model": "Test CPU @ 3.00GHz",
+  "cpus": "0-7",
   "git_revision": "abc1234",
   "hostname": "bench-host",
   "libtorch_config": "BLAS_INFO=open",
@@ -228,10 +249,19 @@ TEST(ReportGolden, JsonFileText) {
   "load_average": "0.10 0.20 0.30",
   "logical_cores": 16,
   "openblas_threads": 1,
-  "peak_gflops": {
-   "conv2d_fp32": 180.5,
-   "mm_fp32": 90.25
+  "peak_gflops_by_threads": {
+   "8": {
+    "conv2d_fp32": 180.5,
+    "mm_fp32": 90.25
+   }
   },
+  "system_checks": [
+   {
+    "detail": "performance on CPUs 0-7",
+    "name": "cpu_governor",
+    "state": "ok"
+   }
+  ],
   "time_utc": "2024-01-02T03:04:05Z",
   "torch_threads": 8,
   "tracebench_version": "0.1.0"
@@ -262,6 +292,7 @@ TEST(ReportGolden, JsonFileText) {
    "flops": 2000000.0,
    "gflops": 2.0,
    "iterations_per_run": 3,
+   "malloc": "jemalloc",
    "mann_whitney_p": 0.02,
    "mode": "train",
    "model": "LinearModel",
@@ -272,6 +303,7 @@ TEST(ReportGolden, JsonFileText) {
    "peak_gflops": 100.0,
    "peak_share": 0.02,
    "precision": "bf16",
+   "profile_trace": "profiles/LinearModel.ts.json",
    "samples": 2,
    "samples_s": [
     0.001,
@@ -279,7 +311,23 @@ TEST(ReportGolden, JsonFileText) {
    ],
    "speedup": 1.25,
    "status": "pass",
-   "throughput": 1904.7619047619046,
+   "streams": 2,
+   "threads": 3,
+   "throughput": 3809.523809523809,
+   "top_ops": [
+    {
+     "calls": 2,
+     "name": "aten::addmm",
+     "self_ms": 0.5,
+     "share": 0.75
+    },
+    {
+     "calls": 1,
+     "name": "aten::relu",
+     "self_ms": 0.125,
+     "share": 0.1875
+    }
+   ],
    "warnings": [
     {
      "code": "high_cv",
@@ -313,6 +361,7 @@ TEST(ReportGolden, JsonFileText) {
    "flops": 2000000.0,
    "gflops": null,
    "iterations_per_run": 3,
+   "malloc": "jemalloc",
    "mann_whitney_p": 0.02,
    "mode": "train",
    "model": "BrokenModel",
@@ -323,11 +372,28 @@ TEST(ReportGolden, JsonFileText) {
    "peak_gflops": 100.0,
    "peak_share": null,
    "precision": "bf16",
+   "profile_trace": "profiles/LinearModel.ts.json",
    "samples": 0,
    "samples_s": [],
    "speedup": 0.0,
    "status": "fail_to_run",
+   "streams": 2,
+   "threads": 3,
    "throughput": null,
+   "top_ops": [
+    {
+     "calls": 2,
+     "name": "aten::addmm",
+     "self_ms": 0.5,
+     "share": 0.75
+    },
+    {
+     "calls": 1,
+     "name": "aten::relu",
+     "self_ms": 0.125,
+     "share": 0.1875
+    }
+   ],
    "warnings": [],
    "welch_p": 0.01
   }

@@ -47,6 +47,7 @@ TEST(JsonReport, GoldenStructure) {
                                             "flops",
                                             "gflops",
                                             "iterations_per_run",
+                                            "malloc",
                                             "mann_whitney_p",
                                             "mode",
                                             "model",
@@ -57,11 +58,15 @@ TEST(JsonReport, GoldenStructure) {
                                             "peak_gflops",
                                             "peak_share",
                                             "precision",
+                                            "profile_trace",
                                             "samples",
                                             "samples_s",
                                             "speedup",
                                             "status",
+                                            "streams",
+                                            "threads",
                                             "throughput",
+                                            "top_ops",
                                             "warnings",
                                             "welch_p"}));
   EXPECT_EQ(json["rows"][0]["samples"], 2);

@@ -99,6 +99,7 @@ TEST(CsvReader, ReadsBackWhatTheWriterWrote) {
   pass.model = "LinearModel";
   pass.backend = "ts";
   pass.batch_size = 2;
+  pass.threads = 2;
   pass.speedup = 1.5;
   pass.p_value = 0.01;
   ResultRow failed;
@@ -119,8 +120,16 @@ TEST(CsvReader, ReadsBackWhatTheWriterWrote) {
   EXPECT_EQ(state.rows[1].model, failed.model);
   EXPECT_EQ(state.rows[1].status, "fail_to_run");
   EXPECT_EQ(state.rows[1].error, failed.error);
-  EXPECT_EQ(state.missing_backends("LinearModel", {"eager", "ts", "ofi"}),
+  EXPECT_EQ(state.missing_backends("LinearModel", std::nullopt, 2, "glibc", {"eager", "ts", "ofi"}),
             (std::vector<std::string>{"eager", "ofi"}));
+  EXPECT_EQ(state.rows[0].threads, 2);
+  // Another point of a sweep (batch size or threads) is not done.
+  EXPECT_EQ(state.missing_backends("LinearModel", 2, 2, "glibc", {"ts"}),
+            std::vector<std::string>{});
+  EXPECT_EQ(state.missing_backends("LinearModel", 8, 2, "glibc", {"ts"}),
+            std::vector<std::string>{"ts"});
+  EXPECT_EQ(state.missing_backends("LinearModel", 2, 1, "glibc", {"ts"}),
+            std::vector<std::string>{"ts"});
 
   // Appending keeps the header single and the old rows.
   {
@@ -151,8 +160,14 @@ TEST(Resume, CrashTimeoutOomAndLoadFailuresRunAgain) {
   ASSERT_EQ(state.rows.size(), 2u);
   EXPECT_EQ(state.rows[0].status, "pass");
   EXPECT_EQ(state.rows[1].status, "fail_to_run");
-  EXPECT_EQ(state.missing_backends("m_crash", {"ts"}), std::vector<std::string>{"ts"});
-  EXPECT_TRUE(state.missing_backends("m_pass", {"ts"}).empty());
+  const int64_t threads = testing::sample_row().threads;
+  const std::string allocator = testing::sample_row().allocator;
+  EXPECT_EQ(state.missing_backends("m_crash", std::nullopt, threads, allocator, {"ts"}),
+            std::vector<std::string>{"ts"});
+  EXPECT_TRUE(state.missing_backends("m_pass", std::nullopt, threads, allocator, {"ts"}).empty());
+  // Another allocator (--malloc) is another point.
+  EXPECT_EQ(state.missing_backends("m_pass", std::nullopt, threads, "glibc", {"ts"}),
+            std::vector<std::string>{"ts"});
   // The retried rows are gone from the file, so their new rows are not duplicates.
   EXPECT_EQ(prepare_resume(path, false, quiet).rows.size(), 2u);
   std::ifstream in(path);

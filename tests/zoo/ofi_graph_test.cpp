@@ -3,7 +3,7 @@
 // how many of each) of the two optimized graphs for the same torchvision model.
 
 #include <gtest/gtest.h>
-#include <torch/torch.h>
+#include <torch/script.h>
 
 #include <map>
 #include <regex>

@@ -3,7 +3,7 @@
 // compute what tracebench timed, on models with convolutions and without.
 
 #include <gtest/gtest.h>
-#include <torch/torch.h>
+#include <torch/script.h>
 #include <unistd.h>
 
 #include <filesystem>

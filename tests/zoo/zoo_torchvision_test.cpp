@@ -4,7 +4,7 @@
 // the same output within 1e-4 (float32).
 
 #include <gtest/gtest.h>
-#include <torch/torch.h>
+#include <torch/script.h>
 #include <unistd.h>
 
 #include <algorithm>

@@ -1,0 +1,33 @@
+#include "runner/input_pool.h"
+
+#include "runner/execution_settings.h"
+#include "runner/performance.h"
+#include "tracebench/error.h"
+
+namespace tracebench {
+
+std::vector<std::vector<c10::IValue>> make_input_pool(const LoadedModel& loaded,
+                                                      const RunOptions& options,
+                                                      c10::ScalarType dtype) {
+  std::vector<std::vector<c10::IValue>> pool;
+  if (!loaded.input_sets.empty()) {
+    const size_t wanted =
+        options.input_pool > 0 ? static_cast<size_t>(options.input_pool) : loaded.input_sets.size();
+    if (wanted > loaded.input_sets.size()) {
+      throw UsageError("--input-pool " + std::to_string(wanted) +
+                       " asks for more input sets than " + options.inputs_file + " holds (" +
+                       std::to_string(loaded.input_sets.size()) +
+                       "); save a list of that many sets, or ask for fewer");
+    }
+    pool.assign(loaded.input_sets.begin(), loaded.input_sets.begin() + wanted);
+  } else {
+    pool.push_back(loaded.inputs);
+    for (int64_t i = 1; i < options.input_pool; ++i) {
+      pool.push_back(randomized_inputs(loaded.inputs, options.seed, i));
+    }
+  }
+  for (auto& set : pool) set = cast_inputs(set, dtype);
+  return pool;
+}
+
+}  // namespace tracebench

@@ -1,0 +1,25 @@
+#pragma once
+// The input sets a performance run cycles through (--input-pool, --inputs):
+// one reused input lets caches and branch predictors flatter a backend
+// (benchmark_app with one reused input read 323 fps where a real loop got 145).
+
+#include <ATen/core/ivalue.h>
+
+#include <vector>
+
+#include "runner/run_options.h"
+#include "sources/load_model.h"
+
+namespace tracebench {
+
+/// The sets, each cast to `dtype`, that repetition k takes set k mod their
+/// number from: the --inputs file's sets (its first --input-pool, if given),
+/// else the example inputs and --input-pool - 1 seeded variations of their
+/// float tensors. One set, the model's inputs, when neither is given. Throws
+/// UsageError naming the fix when --input-pool asks for more sets than the
+/// file holds.
+std::vector<std::vector<c10::IValue>> make_input_pool(const LoadedModel& loaded,
+                                                      const RunOptions& options,
+                                                      c10::ScalarType dtype);
+
+}  // namespace tracebench

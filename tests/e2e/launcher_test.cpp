@@ -1,0 +1,74 @@
+// End-to-end: the launcher's flags (runner/launcher.h) reach the process that
+// measures, and the reports say so.
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <filesystem>
+#include <set>
+
+#include "test_paths.h"
+#include "tracebench_cli.h"
+
+namespace tracebench {
+namespace {
+
+using testing::tracebench;
+using testing::tracebench_json;
+
+// The binding is read back from the run, and a child inherits it: its
+// default thread count follows the one bound CPU.
+TEST(Launcher, CpusBindTheRunAndItsThreads) {
+  const auto report = tracebench_json(
+      {"--performance", "--backend=ts", "-k", "^Linear", "-n", "3", "--cpus", "0"}, "cpus.json");
+  EXPECT_EQ(report["environment"]["cpus"], "0");
+  EXPECT_EQ(report["config"]["cpus"], "0");
+  ASSERT_EQ(report["rows"].size(), 1u);
+  EXPECT_EQ(report["rows"][0]["status"], "pass") << report["rows"][0];
+  EXPECT_EQ(report["rows"][0]["threads"], 1);
+}
+
+// Each allocator of the list is a point, eager included, and each row's
+// allocator is the one its child process found mapped (/proc/self/maps).
+TEST(Launcher, MallocSweepRunsEachAllocatorInTheChild) {
+  if (!std::filesystem::exists("/usr/lib/x86_64-linux-gnu/libjemalloc.so.2")) {
+    GTEST_SKIP() << "libjemalloc2 not installed: apt-get install libjemalloc2";
+  }
+  const auto report = tracebench_json({"--performance", "--backend=ts", "-k", "^Linear", "-n", "3",
+                                       "--malloc", "glibc,jemalloc", "--omp-wait", "passive"},
+                                      "malloc.json");
+  std::set<std::string> allocators;
+  for (const auto& row : report["rows"]) {
+    EXPECT_EQ(row["status"], "pass") << row;
+    EXPECT_GT(row["eager_latency_ms"].get<double>(), 0) << row;
+    EXPECT_EQ(row["warnings"].dump().find("malloc_not_applied"), std::string::npos) << row;
+    allocators.insert(row["malloc"].get<std::string>());
+  }
+  EXPECT_EQ(report["rows"].size(), 2u);
+  EXPECT_EQ(allocators, (std::set<std::string>{"glibc", "jemalloc"}));
+  EXPECT_EQ(report["config"]["malloc"], nlohmann::json({"glibc", "jemalloc"}));
+  EXPECT_EQ(report["config"]["omp_wait"], "passive");
+}
+
+TEST(Launcher, AllocatorWithoutChildProcessesNamesTheFix) {
+  const auto result = tracebench(
+      {"--performance", "--backend=ts", "-k", "^Linear", "--malloc", "hugetlb", "--no-isolation"});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.output.find("drop --no-isolation"), std::string::npos) << result.output;
+}
+
+// Two models and a cooldown: the run takes at least the one rest between them.
+TEST(Launcher, CooldownRestsBetweenModels) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto report = tracebench_json({"--performance", "--backend=eager", "-k", "^Linear", "-k",
+                                       "small_convnet", "-n", "2", "--cooldown", "3"},
+                                      "cooldown.json");
+  const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+  EXPECT_EQ(report["rows"].size(), 2u);
+  EXPECT_GE(took.count(), 3.0);
+  EXPECT_EQ(report["config"]["cooldown_s"], 3.0);
+}
+
+}  // namespace
+}  // namespace tracebench
