@@ -111,6 +111,11 @@ void add_run_options(CLI::App& app, RunOptions& options, ModeFlags& flags) {
                  "Write each measured backend's compiled model as TorchScript, loadable by "
                  "torch.jit.load: FILE.pt for one model and backend, else a directory of "
                  "MODEL.BACKEND.pt files; auto saves its winner (default: nothing saved)");
+  app.add_option("--save-outputs", options.save_outputs_dir,
+                 "Write what eager and each backend returned for the first input set (of "
+                 "--inputs, else the example inputs) as DIR/MODEL.BACKEND.pt, for Python's "
+                 "torch.load: a dict by output name where the model names its outputs "
+                 "(default: nothing saved)");
   app.add_option("--profile", options.profile_dir,
                  "After sampling, profile one more call per backend (LibTorch's op profiler, "
                  "not timed): a Chrome trace DIR/MODEL.BACKEND.json for Perfetto, and the top 15 "

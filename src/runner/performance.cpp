@@ -25,6 +25,7 @@
 #include "runner/row_statistics.h"
 #include "runner/sample_budget.h"
 #include "runner/save_optimized.h"
+#include "runner/save_outputs.h"
 #include "runner/status_rows.h"
 #include "runner/streams.h"
 #include "runner/training.h"
@@ -307,6 +308,25 @@ std::vector<c10::IValue> randomized_inputs(const std::vector<c10::IValue>& input
   return fresh;
 }
 
+// --save-outputs: every contender's first output, eager's included. A file
+// that cannot be written warns on the rows it concerns; the timings stand.
+void save_first_outputs(const std::vector<Contender>& contenders, std::vector<ResultRow>& rows,
+                        const LoadedModel& loaded, const std::string& dir) {
+  for (const auto& contender : contenders) {
+    if (contender.failed) continue;
+    try {
+      save_outputs(contender.first_output, loaded.output_names,
+                   saved_outputs_path(dir, loaded.name, contender.backend_name));
+    } catch (const std::exception& error) {
+      for (auto& row : rows) {
+        if (contender.row != nullptr && &row != contender.row) continue;
+        row.add_warning("outputs_not_saved",
+                        contender.backend_name + ": --save-outputs: " + describe_error(error));
+      }
+    }
+  }
+}
+
 std::vector<ResultRow> measure_performance(LoadedModel& loaded, const RunOptions& options) {
   std::vector<ResultRow> rows(options.backends.size());
   std::vector<Contender> contenders(options.backends.size() + 1);
@@ -350,6 +370,9 @@ std::vector<ResultRow> measure_performance(LoadedModel& loaded, const RunOptions
   if (options.mode == Mode::kInference) {
     for (size_t i = 1; i < contenders.size(); ++i) {
       verify_against_eager(contenders[i], contenders[0], loaded.output_names);
+    }
+    if (!options.save_outputs_dir.empty()) {
+      save_first_outputs(contenders, rows, loaded, options.save_outputs_dir);
     }
   }
 

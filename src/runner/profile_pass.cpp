@@ -10,9 +10,7 @@ namespace tracebench {
 
 std::string profile_trace_path(const std::string& dir, const std::string& model,
                                const std::string& backend) {
-  return (std::filesystem::path(dir) /
-          (file_name_part(model) + "." + file_name_part(backend) + ".json"))
-      .string();
+  return model_backend_file(dir, model, backend, ".json");
 }
 
 void profile_row(ResultRow& row, CompiledModel& compiled, const std::vector<c10::IValue>& inputs,

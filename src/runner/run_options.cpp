@@ -46,18 +46,23 @@ void validate_measurement_options(const RunOptions& options) {
   }
 }
 
-void validate_save_optimized(const RunOptions& options) {
-  if (options.save_optimized.empty()) return;
+// --save-optimized and --save-outputs write one file per model and backend
+// of an inference --performance run.
+void validate_one_file_per_row(const std::string& flag, const RunOptions& options) {
   if (options.accuracy || options.mode == Mode::kTraining) {
-    throw UsageError(
-        "--save-optimized saves what --performance measures for inference; drop "
-        "--accuracy and --training");
+    throw UsageError(flag + " saves what --performance measures for inference; drop " +
+                     "--accuracy and --training");
   }
   if (sweep_points(options).size() > 1) {
-    throw UsageError(
-        "--save-optimized saves one compiled model per model and backend; give one "
-        "--batch-size, one --threads and one --malloc, not a sweep");
+    throw UsageError(flag + " saves one file per model and backend; give one " +
+                     "--batch-size, one --threads and one --malloc, not a sweep");
   }
+}
+
+void validate_saved_files(const RunOptions& options) {
+  if (!options.save_outputs_dir.empty()) validate_one_file_per_row("--save-outputs", options);
+  if (options.save_optimized.empty()) return;
+  validate_one_file_per_row("--save-optimized", options);
   if (names_one_saved_module(options.save_optimized) && options.backends.size() > 1) {
     throw UsageError("--save-optimized " + options.save_optimized +
                      " names one file, but there are " + std::to_string(options.backends.size()) +
@@ -105,7 +110,7 @@ void validate(const RunOptions& options) {
   for (const auto& backend : options.backends) make_backend(backend);  // throws if unknown
   validate_measurement_options(options);
   parse_optimizer(options.optimizer);  // likewise
-  validate_save_optimized(options);
+  validate_saved_files(options);
   if (!options.profile_dir.empty() && options.accuracy) {
     throw UsageError("--profile profiles what --performance measures; drop --accuracy");
   }

@@ -99,6 +99,9 @@ struct RunOptions {
   /// --save-optimized: where each passing row's compiled model is written as
   /// TorchScript (runner/save_optimized.h); empty: nowhere.
   std::string save_optimized;
+  /// --save-outputs: where each backend's outputs for the first input set are
+  /// written for Python's torch.load (runner/save_outputs.h); empty: nowhere.
+  std::string save_outputs_dir;
   /// --profile: after sampling, one untimed profiled call per backend, its
   /// Chrome trace written here (runner/profile_pass.h); empty: none.
   std::string profile_dir;

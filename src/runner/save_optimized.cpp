@@ -23,8 +23,7 @@ bool names_one_saved_module(const std::string& path) { return fs::path(path).ext
 std::string saved_module_path(const std::string& path, const std::string& model,
                               const std::string& backend) {
   if (names_one_saved_module(path)) return path;
-  return (fs::path(path) / (file_name_part(model) + "." + file_name_part(backend) + ".pt"))
-      .string();
+  return model_backend_file(path, model, backend, ".pt");
 }
 
 void save_optimized_module(ResultRow& row, const CompiledModel& compiled, const std::string& path) {

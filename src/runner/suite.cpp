@@ -59,12 +59,12 @@ std::vector<ResultRow> run_model_reporting_errors(const ModelSpec& spec, const R
 
 // Before any model runs, so that a path that cannot be written is the run's
 // one-line error rather than a warning on every row.
-void make_profile_directory(const std::string& dir) {
+void make_directory(const std::string& flag, const std::string& dir) {
   if (dir.empty()) return;
   std::error_code error;
   std::filesystem::create_directories(dir, error);
   if (error || !std::filesystem::is_directory(dir)) {
-    throw UsageError("--profile " + dir + ": cannot make the directory (" +
+    throw UsageError(flag + " " + dir + ": cannot make the directory (" +
                      (error ? error.message() : "a file of that name exists") +
                      "); choose a writable directory");
   }
@@ -83,7 +83,8 @@ std::vector<ResultRow> run_suite(const RunOptions& options,
                      std::to_string(specs.size()) +
                      " models are selected; give a directory to save one file per model");
   }
-  make_profile_directory(options.profile_dir);
+  make_directory("--profile", options.profile_dir);
+  make_directory("--save-outputs", options.save_outputs_dir);
   // --resume: rows already in the CSV are kept, not rerun (runner/resume.h).
   ResumeState resume =
       options.resume ? prepare_resume(report_file(options, kCsvReportFlag), options.accuracy, err)

@@ -14,6 +14,13 @@ std::string file_name_part(std::string name) {
   return name;
 }
 
+std::string model_backend_file(const std::string& dir, const std::string& model,
+                               const std::string& backend, const std::string& extension) {
+  return (std::filesystem::path(dir) /
+          (file_name_part(model) + "." + file_name_part(backend) + extension))
+      .string();
+}
+
 std::optional<std::string> read_file(const std::filesystem::path& path) {
   std::error_code error;
   if (!std::filesystem::is_regular_file(path, error)) return std::nullopt;

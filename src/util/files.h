@@ -14,6 +14,11 @@ namespace tracebench {
 /// model spec makes no directories.
 std::string file_name_part(std::string name);
 
+/// DIR/<model>.<backend><extension>, the file a run writes for one model and
+/// backend (--profile traces, --save-optimized modules, --save-outputs).
+std::string model_backend_file(const std::string& dir, const std::string& model,
+                               const std::string& backend, const std::string& extension);
+
 /// The bytes of `path`; nullopt if it is not a regular file or cannot be read.
 /// Files of /proc and /sys read whole although their size says 0.
 std::optional<std::string> read_file(const std::filesystem::path& path);

@@ -38,6 +38,58 @@ TEST(Inputs, TheFilesTensorsAreWhatRuns) {
   EXPECT_EQ(report["config"]["inputs"], nan);
 }
 
+// A user's check of tracebench against their own Python: their weights and
+// data in, each backend's outputs out (--save-outputs), and Python's model on
+// the same data gives the same numbers.
+TEST(Inputs, OutputsMatchPythonOnTheFilesData) {
+  const auto dir = testing::process_temp_path("outputs");
+  const auto weights = testing::process_temp_path("weights.pt").string();
+  const auto inputs = testing::process_temp_path("inputs.pt").string();
+  // The seed's LinearModel as Python writes it (state dict names as the zoo's).
+  const std::string model =
+      "import torch\n"
+      "class LinearModel(torch.nn.Module):\n"
+      "    def __init__(self):\n"
+      "        super().__init__()\n"
+      "        self.layers = torch.nn.Sequential(torch.nn.Linear(10, 10), torch.nn.Linear(10, "
+      "10))\n"
+      "    def forward(self, x):\n"
+      "        return self.layers(x)\n";
+  const auto setup =
+      run_command({python_interpreter(), "-c",
+                   model + "torch.manual_seed(1)\ntorch.save(LinearModel().state_dict(), '" +
+                       weights + "')\ntorch.save((torch.randn(3, 10),), '" + inputs + "')\n"});
+  ASSERT_EQ(setup.exit_code, 0) << setup.output;
+
+  const auto report =
+      tracebench_json({"--performance", "--backend=ts,ofi", "-k", "^Linear", "-n", "3", "--weights",
+                       weights, "--inputs", inputs, "--save-outputs", dir.string()},
+                      "run.json");
+  ASSERT_EQ(report["rows"].size(), 2u);
+  for (const auto& row : report["rows"]) EXPECT_EQ(row["status"], "pass") << row;
+
+  const auto check =
+      run_command({python_interpreter(), "-c",
+                   model +
+                       "m = LinearModel().eval()\n"
+                       "m.load_state_dict(torch.load('" +
+                       weights +
+                       "'))\n"
+                       "(x,) = torch.load('" +
+                       inputs +
+                       "')\n"
+                       "expected = m(x).detach()\n"
+                       "for backend in ('eager', 'ts', 'ofi'):\n"
+                       "    got = torch.load('" +
+                       dir.string() +
+                       "/LinearModel.' + backend + '.pt')\n"
+                       "    assert got.shape == (3, 10), got.shape\n"
+                       "    torch.testing.assert_close(got, expected, rtol=1e-5, atol=1e-6)\n"
+                       "print('match')\n"});
+  EXPECT_EQ(check.exit_code, 0) << check.output;
+  EXPECT_NE(check.output.find("match"), std::string::npos) << check.output;
+}
+
 TEST(Inputs, ADictAndAPoolOfSets) {
   const auto dict = saved("dict.pt", "{'x': torch.randn(4, 10)}");
   const auto accuracy =
