@@ -10,6 +10,8 @@
 
 #include "test_paths.h"
 #include "tracebench_cli.h"
+#include "util/cpu_set.h"
+#include "util/python_interpreter.h"
 
 namespace tracebench {
 namespace {
@@ -27,6 +29,25 @@ TEST(Launcher, CpusBindTheRunAndItsThreads) {
   ASSERT_EQ(report["rows"].size(), 1u);
   EXPECT_EQ(report["rows"][0]["status"], "pass") << report["rows"][0];
   EXPECT_EQ(report["rows"][0]["threads"], 1);
+}
+
+// The model's own process runs on the bound CPU: a model that returns the
+// CPUs it may run on, read back through --save-outputs, says "0".
+TEST(Launcher, CpusBindTheModelsProcess) {
+  if (allowed_cpus().size() < 2) GTEST_SKIP() << "one CPU: nothing to bind away from";
+  const auto dir = testing::process_temp_path("affinity");
+  const auto result = tracebench({"--performance", "--backend=eager", "-n", "2", "--cpus", "0",
+                                  "--save-outputs", dir.string(),
+                                  "--only=path:" + std::string(TRACEBENCH_SOURCE_DIR) +
+                                      "/tests/data/affinity_model.cpp,class:AffinityModel"});
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  std::string saved;
+  for (const auto& file : std::filesystem::directory_iterator(dir)) saved = file.path().string();
+  ASSERT_NE(saved.find(".eager.pt"), std::string::npos) << saved;
+  const auto cpus = run_command(
+      {python_interpreter(), "-c", "import torch; print(torch.load('" + saved + "').tolist())"});
+  ASSERT_EQ(cpus.exit_code, 0) << cpus.output;
+  EXPECT_NE(cpus.output.find("[0.0]"), std::string::npos) << cpus.output;
 }
 
 // Each allocator of the list is a point, eager included, and each row's
