@@ -33,11 +33,13 @@ bench-python: build
 
 # tracebench's ofi, auto and auto at int8 tolerance against what a Python user
 # gets from optimize_for_inference(freeze(trace(m))): same weights, batch 1,
-# processes alternated (docs/performance.md).
+# processes alternated (docs/performance.md); then ofi's graph against Python's in
+# one process, without the spread between processes.
 bench-backends: build
 	/usr/bin/python3 bench/vs_python.py --tracebench $(BUILD_DIR)/tracebench --python-recipe ofi --backend ofi
 	/usr/bin/python3 bench/vs_python.py --tracebench $(BUILD_DIR)/tracebench --python-recipe ofi --backend auto
 	/usr/bin/python3 bench/vs_python.py --tracebench $(BUILD_DIR)/tracebench --python-recipe ofi --backend auto --auto-tolerance int8
+	/usr/bin/python3 bench/ofi_same_process.py --tracebench $(BUILD_DIR)/tracebench
 
 # PyTorch 2.15 from PyPI in build-torch2/venv, checked (docs/pytorch2.md).
 torch2-env: deps

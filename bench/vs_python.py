@@ -169,6 +169,10 @@ def ratio_interval(round_ratios):
     return math.exp(center - half), math.exp(center + half)
 
 
+def geomean(values):
+    return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
 def last_line(text):
     lines = [line for line in text.strip().splitlines() if line.strip()]
     return lines[-1] if lines else "no output"
@@ -195,16 +199,22 @@ def model_flags(model, scratch):
     return ["--weights", weights_file(scratch, model)] if model in TORCHVISION_MODELS else []
 
 
+def save_ofi_module(args, model, scratch):
+    """Has tracebench save its ofi module of `model` (with --weights where they exist)."""
+    command = ([args.tracebench, "--performance", "--only", model, "--backend", "ofi", "-n", "1",
+                "--save-optimized", saved_module_file(scratch, model)]
+               + model_flags(model, scratch) + common_flags(args))
+    done = subprocess.run(command, capture_output=True, text=True, env=child_environment())
+    if done.returncode != 0 or not os.path.exists(saved_module_file(scratch, model)):
+        raise RuntimeError("tracebench --save-optimized: " + last_line(done.stderr or done.stdout))
+
+
 def save_module_for_python(args, model, scratch, input_specs):
     """tracebench's ofi module of a model torchvision lacks, for Python to load."""
     if args.python_recipe != "ofi":
         raise RuntimeError("Python runs this model from tracebench's saved graph, so only "
                            "--python-recipe ofi compares it")
-    command = [args.tracebench, "--performance", "--only", model, "--backend", "ofi",
-               "-n", "1", "--save-optimized", saved_module_file(scratch, model)] + common_flags(args)
-    done = subprocess.run(command, capture_output=True, text=True, env=child_environment())
-    if done.returncode != 0 or not os.path.exists(saved_module_file(scratch, model)):
-        raise RuntimeError("tracebench --save-optimized: " + last_line(done.stderr or done.stdout))
+    save_ofi_module(args, model, scratch)
     return input_specs[model]
 
 
@@ -340,8 +350,7 @@ def main():
             print(f"{model:<24}{cpp * 1e3:>10.2f}{python * 1e3:>11.2f}{ratio:>8.3f}"
                   f"{f'{low:.2f}-{high:.2f}':>14}{others:>8.2f}   {spread}{picked}", flush=True)
     if ratios:
-        geomean = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
-        print(f"{'geomean':<24}{'':>10}{'':>11}{geomean:>8.3f}")
+        print(f"{'geomean':<24}{'':>10}{'':>11}{geomean(ratios):>8.3f}")
     print(f"load average {os.getloadavg()[0]:.2f} at end")
     return 0
 

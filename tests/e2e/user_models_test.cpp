@@ -14,7 +14,6 @@
 #include <fstream>
 #include <map>
 #include <regex>
-#include <set>
 #include <utility>
 
 #include "backends/registry.h"
@@ -106,15 +105,6 @@ std::map<std::string, std::pair<std::string, std::string>> rows_of(const std::fi
   return rows;
 }
 
-// Known wrong outputs, caught by the accuracy check rather than timed: the
-// test holds them to that, and fails when one is fixed, so the entry goes.
-// timm's convnext_atto through aot_inductor (torch.export's TorchScript
-// converter, then AOTInductor) gives logits at cosine similarity -0.02 to
-// eager's (2.15); the other hub models and the corpus pass. Not yet traced.
-const std::set<std::pair<std::string, std::string>> kKnownWrongOutputs = {
-    {"timm:convnext_atto", "aot_inductor"},
-};
-
 // Runs `only` through every built-in backend in one mode; each backend's row
 // must pass, or say why it cannot.
 void expect_every_backend_runs(const std::string& only, const std::vector<std::string>& mode_args,
@@ -136,11 +126,7 @@ void expect_every_backend_runs(const std::string& only, const std::vector<std::s
     auto it = rows.find(backend);
     ASSERT_NE(it, rows.end()) << "no row for " << backend << "\n" << result.output;
     const auto& [status, detail] = it->second;
-    if (kKnownWrongOutputs.count({only, backend})) {
-      EXPECT_EQ(status, "fail_accuracy") << backend << " on " << only << " now gives " << status
-                                         << ": drop it from kKnownWrongOutputs";
-      EXPECT_NE(detail.find("output"), std::string::npos) << detail;  // names what differs
-    } else if (status == "unsupported") {
+    if (status == "unsupported") {
       EXPECT_FALSE(detail.empty()) << backend << ": unsupported without a reason";
     } else if (status == "fail_accuracy" && make_backend(backend)->numerics() != Numerics::kExact) {
       // A bfloat16 or int8 backend may miss its rule (int8 flips MoE
