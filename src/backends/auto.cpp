@@ -13,6 +13,7 @@
 #include <limits>
 
 #include "accuracy/tolerance.h"
+#include "backends/frozen_graph.h"
 #include "backends/registry.h"
 #include "measure/statistics.h"
 #include "util/tensor_tree.h"
@@ -39,8 +40,8 @@ struct OfiVariant {
   const char* backend;
   const char* rewritten_counter;
 };
-constexpr OfiVariant kOfiVariants[] = {{"onednn_linear", "onednn_linears"},
-                                       {"int8_dynamic", "int8_linears"}};
+constexpr OfiVariant kOfiVariants[] = {{"onednn_linear", kOnednnLinearsCounter},
+                                       {"int8_dynamic", kInt8LinearsCounter}};
 
 bool is_ofi_unchanged(const std::string& name, const CompiledModel& compiled) {
   for (const auto& variant : kOfiVariants) {

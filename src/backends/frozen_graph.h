@@ -50,6 +50,12 @@ int rewrite_constant_linears(
     torch::jit::Graph& graph,
     const std::function<bool(torch::jit::Node* linear, const at::Tensor& weight)>& rewrite);
 
+/// The counters in which onednn_linear and int8_dynamic report how many linear
+/// layers rewrite_constant_linears replaced: at zero their graph is ofi's, which
+/// auto reads so as not to time one graph under two names.
+inline constexpr char kOnednnLinearsCounter[] = "onednn_linears";
+inline constexpr char kInt8LinearsCounter[] = "int8_linears";
+
 /// freeze_graph, then optimize_for_inference_passes: Python's
 /// optimize_for_inference(freeze(trace(m))).
 void optimize_frozen_graph(std::shared_ptr<torch::jit::Graph>& graph);

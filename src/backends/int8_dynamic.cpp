@@ -83,7 +83,7 @@ class Int8DynamicBackend final : public Backend {
     const auto saveable = optimize_for_inference_keeping_saveable(graph);
     auto compiled = std::make_unique<GraphExecutorModel>(graph);
     compiled->set_saveable_graph(saveable);
-    compiled->set_counter("int8_linears", linears);
+    compiled->set_counter(kInt8LinearsCounter, linears);
     if (reduce_range && linears > 0) {
       compiled->add_warning(
           {"int8_reduced_range",

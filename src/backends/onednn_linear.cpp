@@ -76,7 +76,7 @@ class OnednnLinearBackend final : public Backend {
     auto compiled = std::make_unique<GraphExecutorModel>(graph);
     compiled->set_saveable_graph(saveable);
     // With no linear left to BLAS this is ofi; the counter says so.
-    compiled->set_counter("onednn_linears", linears);
+    compiled->set_counter(kOnednnLinearsCounter, linears);
     return compiled;
   }
 };

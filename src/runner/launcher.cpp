@@ -47,6 +47,8 @@ std::string find_library(const char* library) {
 std::string appended(const char* variable, const std::string& item, char separator) {
   const char* current = std::getenv(variable);
   if (current == nullptr || *current == '\0') return item;
+  // Already there (the allocator the environment gives, kept): once is enough.
+  if (std::string(current).find(item) != std::string::npos) return current;
   return std::string(current) + separator + item;
 }
 
@@ -138,8 +140,9 @@ void validate_launcher(const RunOptions& options) {
     throw UsageError("--omp-wait " + options.omp_wait + ": choose passive or active");
   }
   const bool starts_children = options.isolate || !options.rows_to.empty();
+  // What --malloc asks for: an allocator the environment already gives
+  // (options.allocator without --malloc) needs no child to apply it.
   const bool sets_allocator =
-      options.allocator != "glibc" ||
       std::any_of(options.allocator_sweep.begin(), options.allocator_sweep.end(),
                   [](const std::string& allocator) { return allocator != "glibc"; });
   if (!starts_children && (sets_allocator || !options.omp_wait.empty())) {

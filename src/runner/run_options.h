@@ -46,7 +46,8 @@ struct RunOptions {
   std::vector<int64_t> batch_size_sweep;
   std::vector<int64_t> threads_sweep;
   /// --malloc glibc,jemalloc: the allocators a sweep measures with, like the
-  /// two axes above; `allocator` is the point's (runner/launcher.h).
+  /// two axes above; `allocator` is the point's (runner/launcher.h), and
+  /// without --malloc the one the environment gives (app/cli.cpp).
   std::vector<std::string> allocator_sweep;
   std::string allocator = "glibc";
   /// --streams: concurrent inference threads, each calling its own compiled

@@ -6,7 +6,10 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "test_paths.h"
 #include "tracebench_cli.h"
@@ -70,6 +73,30 @@ TEST(Launcher, MallocSweepRunsEachAllocatorInTheChild) {
   EXPECT_EQ(allocators, (std::set<std::string>{"glibc", "jemalloc"}));
   EXPECT_EQ(report["config"]["malloc"], nlohmann::json({"glibc", "jemalloc"}));
   EXPECT_EQ(report["config"]["omp_wait"], "passive");
+}
+
+// Without --malloc, the allocator the environment gives is the run's: its
+// config and rows say hugetlb, and nothing warns that glibc was not applied,
+// with or without the child processes.
+TEST(Launcher, EnvironmentsAllocatorIsTheRunsWithoutMalloc) {
+  for (const bool isolated : {true, false}) {
+    const char* isolation = isolated ? "isolated" : "--no-isolation";
+    const auto json = testing::process_temp_path(std::string("env_malloc_") + isolation + ".json");
+    std::vector<std::string> command = {"/usr/bin/env", "GLIBC_TUNABLES=glibc.malloc.hugetlb=1",
+                                        TRACEBENCH_BINARY};
+    command.insert(command.end(), {"--performance", "--backend=ts", "-k", "^Linear", "-n", "2",
+                                   "--json", json.string()});
+    if (!isolated) command.push_back(isolation);
+    const auto result = run_command(command);
+    ASSERT_EQ(result.exit_code, 0) << isolation << "\n" << result.output;
+    std::ifstream in(json);
+    const auto report = nlohmann::json::parse(in);
+    EXPECT_EQ(report["config"]["malloc"], "hugetlb") << isolation;
+    ASSERT_EQ(report["rows"].size(), 1u) << isolation;
+    const auto& row = report["rows"][0];
+    EXPECT_EQ(row["malloc"], "hugetlb") << row;
+    EXPECT_EQ(row["warnings"].dump().find("malloc_not_applied"), std::string::npos) << row;
+  }
 }
 
 TEST(Launcher, AllocatorWithoutChildProcessesNamesTheFix) {

@@ -130,7 +130,7 @@ TEST(Int8Dynamic, QuantizesEveryLinearLayer) {
   CompileOptions options;
   options.example_inputs = model->example_inputs();
   auto compiled = make_backend("int8_dynamic")->compile(*model, options);
-  EXPECT_EQ(counter(*compiled, "int8_linears"), 2);  // two Linear(10, 10)
+  EXPECT_EQ(counter(*compiled, kInt8LinearsCounter), 2);  // two Linear(10, 10)
   // Machines differ: without VNNI the row says its activations got 7 bits.
   const auto warnings = compiled->warnings();
   const bool reduced = std::any_of(warnings.begin(), warnings.end(), [](const BackendWarning& w) {
@@ -147,7 +147,7 @@ TEST(OnednnLinear, RunsLinearsWithEnoughRowsInOnednn) {
     CompileOptions options;
     options.example_inputs = model->example_inputs();
     auto compiled = make_backend("onednn_linear")->compile(*model, options);
-    EXPECT_EQ(counter(*compiled, "onednn_linears"), expected_linears) << "batch " << batch;
+    EXPECT_EQ(counter(*compiled, kOnednnLinearsCounter), expected_linears) << "batch " << batch;
     const auto expected = model->forward(options.example_inputs).toTensor();
     for (int call = 0; call < 3; ++call) {
       EXPECT_TRUE(

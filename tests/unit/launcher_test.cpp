@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include "runner/launcher.h"
 #include "runner/sweep.h"
@@ -79,6 +81,16 @@ TEST(Launcher, EachAllocatorsEnvironment) {
     EXPECT_EQ(environment[0].rfind("LD_PRELOAD=", 0), 0u);
     EXPECT_TRUE(std::filesystem::exists(library.substr(library.find('=') + 1))) << environment[0];
   }
+}
+
+// An allocator the environment already gives is not added to it again.
+TEST(Launcher, AllocatorAlreadyInTheEnvironmentIsNotRepeated) {
+  setenv("GLIBC_TUNABLES", "glibc.malloc.hugetlb=1", 1);
+  RunOptions point;
+  point.allocator = "hugetlb";
+  const auto environment = child_environment(point);
+  unsetenv("GLIBC_TUNABLES");
+  EXPECT_EQ(environment, std::vector<std::string>{"GLIBC_TUNABLES=glibc.malloc.hugetlb=1"});
 }
 
 // The child's environment is ours with the launcher's entries set over it.
