@@ -255,12 +255,25 @@ def run_tracebench(args, model, scratch):
     if data["environment"]["torch_threads"] != args.threads:
         raise RuntimeError(f"tracebench ran {data['environment']['torch_threads']} threads")
     chosen[model] = row.get("chosen", "")
+    candidates[model] = auto_candidates(row)
     # For eager, the baseline's samples, not its A/A twin's (`samples_s`), so that
     # both sides contribute --repeat samples per block.
     return row["eager_samples_s"] if args.backend == "eager" else row["samples_s"]
 
 
 chosen = {}  # model -> the backend auto picked, as tracebench's row says
+candidates = {}  # model -> what auto timed and dropped, in the last round's row
+
+
+def auto_candidates(row):
+    """auto's search as its row keeps it: each timed candidate's median and why
+    the others were dropped, so a table shows why the winner won ("" elsewhere)."""
+    prefix = "auto_candidate_ms."
+    timed = [f"{name[len(prefix):]} {ms:.2f} ms" for name, ms in sorted(row["counters"].items())
+             if name.startswith(prefix)]
+    dropped = [warning["message"] for warning in row["warnings"]
+               if warning["code"] == "auto_dropped"]
+    return "; ".join(filter(None, [", ".join(timed)] + [f"dropped: {why}" for why in dropped]))
 
 
 def measure(args, model, scratch, input_specs):
@@ -349,6 +362,8 @@ def main():
             low, high = ratio_interval(round_ratios)
             print(f"{model:<24}{cpp * 1e3:>10.2f}{python * 1e3:>11.2f}{ratio:>8.3f}"
                   f"{f'{low:.2f}-{high:.2f}':>14}{others:>8.2f}   {spread}{picked}", flush=True)
+            if candidates.get(model):
+                print(f"{'':<24}candidates: {candidates[model]}", flush=True)
     if ratios:
         print(f"{'geomean':<24}{'':>10}{'':>11}{geomean(ratios):>8.3f}")
     print(f"load average {os.getloadavg()[0]:.2f} at end")

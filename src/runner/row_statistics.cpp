@@ -28,8 +28,8 @@ void add_row_statistics(ResultRow& row, uint64_t seed) {
   // is itself "eager", and naming both sets after it gave them the same codes
   // (the baseline's were then dropped as duplicates). Each set comes from one
   // noise_warnings call, so codes are unique without any de-duplication.
-  row.warning_codes.clear();
-  row.warnings.clear();
+  // Appended: what the backend said of itself (auto's dropped candidates,
+  // ofi_bf16's emulated bfloat16) is already on the row and stays.
   append_warnings(row, noise_warnings(row.samples_s, row.iterations_per_run), "",
                   row.backend + ": ");
   append_warnings(row, noise_warnings(row.eager_samples_s, row.iterations_per_run),

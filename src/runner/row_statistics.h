@@ -8,8 +8,9 @@
 
 namespace tracebench {
 
-/// Fills ci_low/ci_high, mann_whitney_p and the warnings of a row whose
-/// samples_s and eager_samples_s are set. `seed` seeds the bootstrap.
+/// Fills ci_low/ci_high and mann_whitney_p of a row whose samples_s and
+/// eager_samples_s are set, and adds the noise warnings to the row's own.
+/// `seed` seeds the bootstrap.
 void add_row_statistics(ResultRow& row, uint64_t seed);
 
 }  // namespace tracebench

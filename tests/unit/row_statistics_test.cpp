@@ -48,14 +48,21 @@ TEST(RowStatistics, AaRunKeepsTheBaselineWarningsApartFromTheBackends) {
   EXPECT_NE(row.warnings[0], row.warnings[1]);
 }
 
-TEST(RowStatistics, QuietSamplesGiveNoWarningsAndReplaceOldOnes) {
-  auto row = noisy_row("eager");
-  row.samples_s = row.eager_samples_s = std::vector<double>(10, 0.010);
-  row.warning_codes = {"stale"};
-  row.warnings = {"stale"};
+// The noise warnings join what the backend already said of itself: they
+// used to replace it, so no row showed auto's dropped candidates.
+TEST(RowStatistics, BackendsOwnWarningsStay) {
+  auto row = noisy_row("ofi_bf16");
+  row.add_warning("bf16_emulated", "ofi_bf16: bfloat16 is emulated");
   add_row_statistics(row, 1);
-  EXPECT_TRUE(row.warning_codes.empty());
-  EXPECT_TRUE(row.warnings.empty());
+  EXPECT_EQ(row.warning_codes,
+            (std::vector<std::string>{"bf16_emulated", "high_cv", "eager_high_cv"}));
+
+  row = noisy_row("ofi_bf16");
+  row.samples_s = row.eager_samples_s = std::vector<double>(10, 0.010);
+  row.add_warning("bf16_emulated", "ofi_bf16: bfloat16 is emulated");
+  add_row_statistics(row, 1);
+  EXPECT_EQ(row.warning_codes, std::vector<std::string>{"bf16_emulated"});
+  EXPECT_EQ(row.warnings, std::vector<std::string>{"ofi_bf16: bfloat16 is emulated"});
 }
 
 }  // namespace
