@@ -43,12 +43,21 @@ std::string find_library(const char* library) {
   return "";
 }
 
+// Whether the environment variable's `separator`-separated list holds `item`
+// as a whole entry: glibc.malloc.hugetlb=10 is not glibc.malloc.hugetlb=1.
+bool listed(const char* variable, const std::string& item, char separator) {
+  const char* current = std::getenv(variable);
+  if (current == nullptr) return false;
+  const auto entries = split(current, separator);
+  return std::find(entries.begin(), entries.end(), item) != entries.end();
+}
+
 // The environment variable's value with `item` added to its `separator`-separated list.
 std::string appended(const char* variable, const std::string& item, char separator) {
   const char* current = std::getenv(variable);
   if (current == nullptr || *current == '\0') return item;
   // Already there (the allocator the environment gives, kept): once is enough.
-  if (std::string(current).find(item) != std::string::npos) return current;
+  if (listed(variable, item, separator)) return current;
   return std::string(current) + separator + item;
 }
 
@@ -123,8 +132,7 @@ std::string allocator_in_use() {
       if (line.find(preloaded.library) != std::string::npos) return preloaded.name;
     }
   }
-  const char* tunables = std::getenv("GLIBC_TUNABLES");
-  if (tunables && std::strstr(tunables, kHugePagesTunable)) return "hugetlb";
+  if (listed("GLIBC_TUNABLES", kHugePagesTunable, ':')) return "hugetlb";
   return "glibc";
 }
 

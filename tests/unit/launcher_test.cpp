@@ -93,6 +93,20 @@ TEST(Launcher, AllocatorAlreadyInTheEnvironmentIsNotRepeated) {
   EXPECT_EQ(environment, std::vector<std::string>{"GLIBC_TUNABLES=glibc.malloc.hugetlb=1"});
 }
 
+// A tunable that only starts like the allocator's (hugetlb=10 is another
+// setting) is not it: the run's allocator is still glibc, and hugetlb is added.
+TEST(Launcher, SimilarTunableIsNotTheAllocator) {
+  setenv("GLIBC_TUNABLES", "glibc.malloc.hugetlb=10", 1);
+  const auto in_use = allocator_in_use();
+  RunOptions point;
+  point.allocator = "hugetlb";
+  const auto environment = child_environment(point);
+  unsetenv("GLIBC_TUNABLES");
+  EXPECT_EQ(in_use, "glibc");
+  EXPECT_EQ(environment, std::vector<std::string>{
+                             "GLIBC_TUNABLES=glibc.malloc.hugetlb=10:glibc.malloc.hugetlb=1"});
+}
+
 // The child's environment is ours with the launcher's entries set over it.
 TEST(Launcher, SpawnedProcessSeesTheEnvironment) {
   setenv("TRACEBENCH_LAUNCHER_TEST", "ours", 1);
