@@ -8,6 +8,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <vector>
 
 #include "test_paths.h"
 #include "util/subprocess.h"
@@ -30,6 +32,20 @@ nlohmann::json aot_inductor_row(const fs::path& cache, const std::string& report
 
 #if TORCH_VERSION_MAJOR >= 2
 
+// How many of the package's constants are in oneDNN's layout, as its wrapper
+// code declares them: a convolution weight that inductor's freezing prepacked.
+int onednn_layout_constants(const fs::path& package) {
+  const char* kCount =
+      "import sys, zipfile\n"
+      "declared = 'static_cast<int32_t>(cached_torch_layout__mkldnn)'\n"
+      "archive = zipfile.ZipFile(sys.argv[1])\n"
+      "print(sum(archive.read(name).decode().count(declared)\n"
+      "          for name in archive.namelist() if name.endswith('.wrapper.cpp')))";
+  const auto counted = run_command({"/usr/bin/python3", "-c", kCount, package.string()});
+  EXPECT_EQ(counted.exit_code, 0) << counted.output;
+  return std::stoi(counted.output);
+}
+
 TEST(AotInductor, CompilesOncePerTraceAndMatchesEager) {
   const auto cache = testing::fresh_temp_directory("aoti-cache");
   const auto first = aot_inductor_row(cache, "aoti-first.json");
@@ -38,6 +54,15 @@ TEST(AotInductor, CompilesOncePerTraceAndMatchesEager) {
   EXPECT_EQ(first["counters"]["package_cached"], 0) << first;
   EXPECT_GT(first["compilation_latency_s"].get<double>(), 1.0)
       << "an inductor compile takes seconds";
+  // The two convolutions' weights prepacked, besides the linear's
+  // (python/export_aot_inductor.py: without its second torch.export only the
+  // linear's is, 1 of 3, and each call reorders the convolutions' weights).
+  std::vector<fs::path> packages;
+  for (const auto& entry : fs::recursive_directory_iterator(cache)) {
+    if (entry.path().extension() == ".pt2") packages.push_back(entry.path());
+  }
+  ASSERT_EQ(packages.size(), 1u);
+  EXPECT_EQ(onednn_layout_constants(packages[0]), 3);
 
   const auto second = aot_inductor_row(cache, "aoti-second.json");
   ASSERT_EQ(second["status"], "pass") << second;
