@@ -271,7 +271,7 @@ def auto_candidates(row):
     prefix = "auto_candidate_ms."
     timed = [f"{name[len(prefix):]} {ms:.2f} ms" for name, ms in sorted(row["counters"].items())
              if name.startswith(prefix)]
-    dropped = [warning["message"] for warning in row["warnings"]
+    dropped = [warning["message"].removeprefix(row["backend"] + ": ") for warning in row["warnings"]
                if warning["code"] == "auto_dropped"]
     return "; ".join(filter(None, [", ".join(timed)] + [f"dropped: {why}" for why in dropped]))
 
