@@ -112,7 +112,7 @@ void expect_every_backend_runs(const std::string& only, const std::vector<std::s
                                const char* detail_column) {
   const auto csv = testing::process_temp_path(csv_name);
   // ctest runs these two at a time on CI's two cores, where spinning OpenMP
-  // workers starve each other's (lazy_trace_everytime's compile of
+  // workers starve each other (lazy_trace_everytime's compile of
   // mobilevit_xxs beside a two-thread load: 16 s spinning, 1.7 s passive; on
   // CI it ran past the timeout). These tests check rows, not speed.
   std::vector<std::string> args = {TRACEBENCH_BINARY,
