@@ -69,6 +69,11 @@ std::string line_prefix(const ResultRow& row, size_t backend_width, const std::s
   return line;
 }
 
+// With no backend column, auto's pick follows the figures: " (auto(xnnpack))".
+std::string chosen_suffix(const ResultRow& row, size_t backend_width) {
+  return backend_width == 0 && !row.chosen.empty() ? " (" + backend_label(row) + ")" : "";
+}
+
 }  // namespace
 
 size_t backend_column_width(const std::vector<std::string>& backends) {
@@ -83,9 +88,8 @@ size_t backend_column_width(const std::vector<std::string>& backends) {
 
 std::string format_result_line(const ResultRow& row, size_t backend_width, bool with_ci,
                                const std::string& point) {
-  const std::string chosen =
-      backend_width == 0 && !row.chosen.empty() ? " (" + backend_label(row) + ")" : "";
-  return line_prefix(row, backend_width, point) + format_speedup(row, with_ci) + chosen;
+  return line_prefix(row, backend_width, point) + format_speedup(row, with_ci) +
+         chosen_suffix(row, backend_width);
 }
 
 std::string format_latency_percentiles(const ResultRow& row) {
@@ -103,7 +107,8 @@ std::string format_latency_percentiles(const ResultRow& row) {
 std::string format_accuracy_line(const ResultRow& row, size_t backend_width,
                                  const std::string& point) {
   return line_prefix(row, backend_width, point) +
-         (row.error.empty() ? row.status : row.status + ": " + row.error);
+         (row.error.empty() ? row.status : row.status + ": " + row.error) +
+         chosen_suffix(row, backend_width);
 }
 
 std::string format_pass_rate(const std::vector<ResultRow>& rows) {

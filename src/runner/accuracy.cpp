@@ -24,9 +24,10 @@ c10::IValue as_tuple(std::vector<c10::IValue> elements) {
 
 // Runs `backend` on a fresh copy of the model in `dtype` and returns what is
 // compared: the outputs (inference), or the last iteration's outputs and loss
-// plus every parameter and gradient (training).
+// plus every parameter and gradient (training). `row`, when given, receives
+// what the compiled model says of itself (auto's pick, its warnings).
 c10::IValue run_once(Backend& backend, LoadedModel& loaded, const RunOptions& options,
-                     c10::ScalarType dtype) {
+                     c10::ScalarType dtype, ResultRow* row = nullptr) {
   auto model = loaded.reload();
   cast_model(*model, dtype);
   const auto inputs = cast_inputs(loaded.inputs, dtype);
@@ -48,12 +49,16 @@ c10::IValue run_once(Backend& backend, LoadedModel& loaded, const RunOptions& op
     torch::NoGradGuard no_grad;
     model->set_training(false);
     for (auto& tensor : model->tensors()) tensor.requires_grad_(false);
-    return backend.compile(*model, compile_options)->run(call_inputs);
+    const auto compiled = backend.compile(*model, compile_options);
+    auto outputs = compiled->run(call_inputs);
+    if (row) record_compiled_model(*row, *compiled);
+    return outputs;
   }
   TrainingIteration iteration(backend, std::move(model), compile_options,
                               parse_optimizer(options.optimizer), Dropout::kOff);
   c10::IValue last;
   for (int i = 0; i < kTrainingIterations; ++i) last = iteration.run(call_inputs);
+  if (row) record_compiled_model(*row, iteration);
   std::vector<c10::IValue> compared = {last};
   for (auto& tensor : iteration.parameters_and_gradients()) compared.emplace_back(tensor);
   return as_tuple(std::move(compared));
@@ -109,7 +114,7 @@ std::vector<ResultRow> check_accuracy(LoadedModel& loaded, const RunOptions& opt
         row.error = unsupported;
         continue;
       }
-      const auto actual = run_once(*backend, loaded, options, dtype);
+      const auto actual = run_once(*backend, loaded, options, dtype, &row);
       const auto tolerance =
           tolerance_for(loaded.name, options.mode, options.precision, backend->numerics());
       const auto comparison =

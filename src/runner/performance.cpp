@@ -225,11 +225,7 @@ void summarize(ResultRow& row, const Contender& contender, const Contender& eage
   row.eager_latency_ms = median(eager.samples) * 1e3;
   row.speedup = row.eager_latency_ms / row.abs_latency_ms;
   row.p_value = welch_t_test(eager.samples, contender.samples).p_value;
-  row.counters = contender.compiled->counters();
-  row.chosen = contender.compiled->chosen();
-  for (const auto& warning : contender.compiled->warnings()) {
-    row.add_warning(warning.code, row.backend + ": " + warning.message);
-  }
+  record_compiled_model(row, *contender.compiled);
 }
 
 // Outputs at the noise floor are compared with an absolute tolerance (see

@@ -23,6 +23,14 @@ std::string describe_error(const std::exception& error) {
   return "a TorchScript op failed: " + last_nonempty_line(text);
 }
 
+void record_compiled_model(ResultRow& row, const CompiledModel& compiled) {
+  row.counters = compiled.counters();
+  row.chosen = compiled.chosen();
+  for (const auto& warning : compiled.warnings()) {
+    row.add_warning(warning.code, row.backend + ": " + warning.message);
+  }
+}
+
 const char* mode_label(Mode mode) { return mode == Mode::kTraining ? "train" : "eval"; }
 
 const char* numerics_label(Numerics numerics) {

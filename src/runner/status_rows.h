@@ -10,6 +10,7 @@
 
 #include "report/result_row.h"
 #include "runner/run_options.h"
+#include "tracebench/backend.h"
 
 namespace tracebench {
 
@@ -30,6 +31,11 @@ ResultRow row_for(const std::string& model, const std::string& backend, const Ru
 /// A row for `backend` of `model` with `status` and the first line of `error`.
 ResultRow status_row(const std::string& model, const std::string& backend,
                      const RunOptions& options, const char* status, const std::string& error);
+
+/// Copies what `compiled` says of itself into `row`: its counters, the
+/// candidate `auto` chose, and its warnings, each message prefixed with the
+/// row's backend.
+void record_compiled_model(ResultRow& row, const CompiledModel& compiled);
 
 /// status_row for every backend in options.backends.
 std::vector<ResultRow> status_rows(const std::string& model, const RunOptions& options,

@@ -51,6 +51,8 @@ class HarnessTrainingStep final : public CompiledTrainingStep {
   }
 
   std::map<std::string, double> counters() const override { return forward_->counters(); }
+  std::vector<BackendWarning> warnings() const override { return forward_->warnings(); }
+  std::string chosen() const override { return forward_->chosen(); }
 
   std::vector<torch::Tensor> parameters_and_gradients() override {
     std::vector<torch::Tensor> result;

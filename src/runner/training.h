@@ -40,6 +40,8 @@ class TrainingIteration final : public CompiledModel {
                     OptimizerKind optimizer, Dropout dropout = Dropout::kKeep);
   c10::IValue run(const std::vector<c10::IValue>& inputs) override { return step_->run(inputs); }
   std::map<std::string, double> counters() const override { return step_->counters(); }
+  std::vector<BackendWarning> warnings() const override { return step_->warnings(); }
+  std::string chosen() const override { return step_->chosen(); }
 
   /// Parameters after the last step, then their gradients (zeros if none).
   std::vector<torch::Tensor> parameters_and_gradients() {

@@ -238,22 +238,29 @@ TEST(Reports, JsonHasSchemaEnvironmentAndEverySample) {
   }
 }
 
-// What a backend says of its compiled model reaches its row: auto's
-// candidates that were not timed, and why (at two rows onednn_linear leaves
-// LinearModel's layers to BLAS, so it is ofi).
+// What a backend says of its compiled model reaches its row, in performance
+// and accuracy runs alike: auto's pick (the chosen column, and on the console)
+// and the candidates it did not time, and why (at two rows onednn_linear
+// leaves LinearModel's layers to BLAS, so it is ofi).
 TEST(Reports, RowCarriesTheBackendsOwnWarnings) {
-  const auto json = scratch("auto_warnings.json");
-  const auto result = tracebench({"--performance", "--backend=auto", "-k", "^LinearModel$",
-                                  "--batch-size", "2", "-n", "3", "--json", json.string()});
-  ASSERT_EQ(result.exit_code, 0) << result.output;
-  const auto row = read_json(json)["rows"].at(0);
-  ASSERT_EQ(row["status"], "pass") << row;
-  const auto& warnings = row["warnings"];
-  EXPECT_TRUE(std::any_of(warnings.begin(), warnings.end(), [](const nlohmann::json& warning) {
-    return warning["code"] == "auto_dropped" &&
-           warning["message"] ==
-               "auto: onednn_linear rewrites no layer of this model, so it is ofi";
-  })) << warnings;
+  for (const std::string mode : {"--performance", "--accuracy"}) {
+    SCOPED_TRACE(mode);
+    const auto json = scratch("auto_warnings.json");
+    const auto result = tracebench({mode, "--backend=auto", "-k", "^LinearModel$", "--batch-size",
+                                    "2", "-n", "3", "--json", json.string()});
+    ASSERT_EQ(result.exit_code, 0) << result.output;
+    const auto row = read_json(json)["rows"].at(0);
+    ASSERT_EQ(row["status"], "pass") << row;
+    const std::string chosen = row["chosen"];
+    EXPECT_FALSE(chosen.empty()) << row;
+    EXPECT_NE(result.output.find("(auto(" + chosen + "))"), std::string::npos) << result.output;
+    const auto& warnings = row["warnings"];
+    EXPECT_TRUE(std::any_of(warnings.begin(), warnings.end(), [](const nlohmann::json& warning) {
+      return warning["code"] == "auto_dropped" &&
+             warning["message"] ==
+                 "auto: onednn_linear rewrites no layer of this model, so it is ofi";
+    })) << warnings;
+  }
 }
 
 TEST(Reports, AdaptiveStoppingReportsSamplesUsed) {
