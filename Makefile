@@ -1,20 +1,26 @@
 # The README's two commands. Both install what is missing, then build.
-#   make run   benchmark the built-in models under eager, ts and ofi
+#   make run   benchmark the built-in models: LibTorch's best single backend
+#              (ofi), OpenVINO, ONNX Runtime and auto, the fastest of all
 #   make test  run the unit and end-to-end tests
 BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 
-.PHONY: deps build run test bench slurm-e2e bench-python bench-backends torch2-env build-torch2 test-torch2 bench-compile bench-xla-peer clean
+.PHONY: deps peers-env build run test bench bench-peers slurm-e2e bench-python bench-backends torch2-env build-torch2 test-torch2 bench-compile bench-xla-peer clean
 
 deps:
 	./scripts/install-deps.sh
 
-build: deps
+# OpenVINO (its C++ SDK) and ONNX Runtime from PyPI, for the openvino and
+# onnxruntime backends (docs/peers.md).
+peers-env: deps
+	./scripts/setup-peers.sh build-peers/venv
+
+build: deps peers-env
 	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
 run: build
-	$(BUILD_DIR)/tracebench --performance --backend=eager,ts,ofi --batch-size 1 -n 15
+	$(BUILD_DIR)/tracebench --performance --backend=eager,ofi,openvino,onnxruntime,auto --batch-size 1 -n 15
 
 test: build
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
@@ -41,9 +47,16 @@ bench-backends: build
 	/usr/bin/python3 bench/vs_python.py --tracebench $(BUILD_DIR)/tracebench --python-recipe ofi --backend auto --auto-tolerance int8
 	/usr/bin/python3 bench/ofi_same_process.py --tracebench $(BUILD_DIR)/tracebench
 
+# tracebench's auto, openvino and onnxruntime against OpenVINO's and ONNX Runtime's
+# own Python APIs on the same weights, batch 1 and 8, processes alternated
+# (docs/performance.md).
+bench-peers: build
+	build-peers/venv/bin/python bench/peers.py --tracebench $(BUILD_DIR)/tracebench
+
 # PyTorch 2.15 from PyPI in build-torch2/venv, checked (docs/pytorch2.md).
 torch2-env: deps
 	./scripts/setup-torch2.sh build-torch2/venv
+	./scripts/setup-peers.sh build-torch2/venv
 
 # tracebench against that LibTorch (C++20), and its tests there. The fuzzers
 # use no LibTorch (fuzz/CMakeLists.txt): the Debian build runs them.

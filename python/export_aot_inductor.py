@@ -5,23 +5,22 @@ TorchScript module and saves it with the example inputs; this script, run by
 PyTorch 2.x's Python, turns the module into an ExportedProgram (torch.export's
 TorchScript converter), compiles that with AOTInductor (freezing on, as its CPU
 recipe asks) and writes the .pt2 package that the C++ side loads with
-torch::inductor::AOTIModelPackageLoader. On failure it prints the first line of
-what went wrong last ("aot_inductor export failed: ..." and exit 1, or "... export
-unsupported: ..." and exit 3 where the model is beyond torch.export), so the row can say it.
+torch::inductor::AOTIModelPackageLoader. A failure ends in a verdict line
+(traced_exporter.py).
 
     python export_aot_inductor.py --module M.pt --inputs I.pkl --output P.pt2
 """
 
-import argparse
 import sys
 import sysconfig
+
+import traced_exporter
 
 
 # Errors that say the model uses what torch.export cannot capture by design (an
 # operator fake tensors cannot run, such as the nested tensors of
 # nn.TransformerEncoder's inference fast path), not that the export went wrong.
 UNSUPPORTED = {"UnsupportedOperatorException"}
-EXIT_UNSUPPORTED = 3
 
 
 def link_only_what_tracebench_loads():
@@ -53,51 +52,17 @@ def link_only_what_tracebench_loads():
     cpp_builder._get_torch_related_args = torch_args_without_libtorch
 
 
-def exported_program(module, inputs):
-    """The ExportedProgram of a TorchScript module, as torch.export makes it.
-
-    The TorchScript converter's own program computes the same, but inductor's freezing
-    does not prepack its convolution weights into oneDNN's layout, so each call reorders
-    every weight (resnet50, batch 1, 2 threads, one process: 81 ms against 60 ms). Exporting
-    the converted program's module once more gives the program torch.export makes from
-    an nn.Module, whose weights freezing prepacks (56 ms; docs/pytorch2.md).
-    """
-    import torch
-    from torch._export.converter import TS2EPConverter
-
-    converted = TS2EPConverter(module, tuple(inputs)).convert()
-    return torch.export.export(converted.module(), tuple(inputs))
-
-
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--module", required=True, help="TorchScript module (torch.jit.save)")
-    parser.add_argument("--inputs", required=True, help="example inputs (torch::pickle_save)")
-    parser.add_argument("--output", required=True, help="the .pt2 package to write")
-    args = parser.parse_args()
-
-    import torch
+def export(module, inputs, output):
     import torch._inductor
 
     link_only_what_tracebench_loads()
-    try:
-        module = torch.jit.load(args.module).eval()
-        inputs = torch.load(args.inputs)
-        with torch.no_grad():
-            program = exported_program(module, inputs)
-            torch._inductor.aoti_compile_and_package(
-                program, package_path=args.output, inductor_configs={"freezing": True})
-    except Exception as error:  # the row shows this line; the trace goes before it
-        import traceback
+    torch._inductor.aoti_compile_and_package(traced_exporter.exported_program(module, inputs),
+                                             package_path=output,
+                                             inductor_configs={"freezing": True})
 
-        traceback.print_exc()
-        first = str(error).strip().splitlines()
-        kind = type(error).__name__
-        verdict = "unsupported" if kind in UNSUPPORTED else "failed"
-        print(f"aot_inductor export {verdict}: {kind}: {first[0] if first else ''}",
-              file=sys.stderr)
-        return EXIT_UNSUPPORTED if verdict == "unsupported" else 1
-    return 0
+
+def main():
+    return traced_exporter.run("aot_inductor", __doc__.splitlines()[0], export, UNSUPPORTED)
 
 
 if __name__ == "__main__":

@@ -9,6 +9,9 @@
 ///
 /// after which `--backend=mine` works. See examples/plugins/.
 
+#include <torch/version.h>
+
+#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
@@ -54,24 +57,43 @@ class UnsupportedModel : public std::runtime_error {
 };
 
 /// What --save-optimized writes for a compiled model: a TorchScript graph
-/// taking run()'s inputs. `loader_step` is empty when the graph is the one
-/// run() runs; otherwise it names what a loader applies to get that (ofi's
-/// oneDNN-layout weights do not serialize, so ofi saves its frozen graph and
-/// says "torch.jit.optimize_for_inference").
+/// taking run()'s inputs, or the runtime's own files. `loader_step` is empty when the graph is the
+/// one run() runs; otherwise it names what a loader applies to get that (ofi's oneDNN-layout
+/// weights do not serialize, so ofi saves its frozen graph and says
+/// "torch.jit.optimize_for_inference").
 struct SaveableGraph {
   std::shared_ptr<torch::jit::Graph> graph;  // nullptr: nothing TorchScript to save
   std::string loader_step;
+  /// For a runtime of its own (OpenVINO, ONNX Runtime): instead of a graph, the
+  /// files of its model in its own format (an IR's .xml then its .bin, an .onnx),
+  /// copied as they are, the first named by --save-optimized with its extension.
+  std::vector<std::string> native_files;
 };
 
 /// What a backend may use while compiling.
 struct CompileOptions {
   Mode mode = Mode::kInference;
   Precision precision = Precision::kFloat32;
+  /// --threads as the run set it: LibTorch's intra-op threads, which a backend
+  /// with a thread pool of its own (OpenVINO, ONNX Runtime) is given too.
+  int64_t threads = 1;
+  /// --streams: how many instances will be compiled and run at once.
+  int64_t streams = 1;
   /// Inputs representative of every later call (tracing backends record with them).
   std::vector<c10::IValue> example_inputs;
   /// --auto-tolerance: the loosest numerics `auto` may choose.
   Numerics auto_tolerance = Numerics::kExact;
+  /// Candidates `auto` must leave out: each killed the model's process in an
+  /// earlier attempt (a crash in a runtime's compiler cannot be caught), and
+  /// the parent ran the model again without it.
+  std::vector<std::string> auto_skip;
+  /// Called by `auto` with each candidate before it compiles or runs it, so
+  /// that a process that dies names the candidate; may be empty.
+  std::function<void(const std::string& candidate)> on_auto_candidate;
 };
+
+/// The runtime LibTorch's own backends run on, as rows and `tracebench list` name it.
+inline std::string libtorch_runtime() { return "LibTorch " TORCH_VERSION " (C++)"; }
 
 /// A compiled model: the thing that is timed. `run` must return outputs on the
 /// CPU and must have finished all its work when it returns.
@@ -79,6 +101,20 @@ class CompiledModel {
  public:
   virtual ~CompiledModel() = default;
   virtual c10::IValue run(const std::vector<c10::IValue>& inputs) = 0;
+  /// One timed sample: seconds per call over `calls` calls of run(inputs), back to
+  /// back. A model run by another process (a Python worker) times the calls where
+  /// they run, so that moving inputs and outputs between processes stays outside.
+  virtual double seconds_per_call(const std::vector<c10::IValue>& inputs, int64_t calls) {
+    const auto start = std::chrono::steady_clock::now();
+    for (int64_t i = 0; i < calls; ++i) run(inputs);
+    const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
+    return elapsed.count() / static_cast<double>(calls);
+  }
+  /// The runtime that ran it, its version and language: "OpenVINO 2026.4.1 (C++)".
+  virtual std::string runtime() const { return libtorch_runtime(); }
+  /// The runtime's settings it ran with (KEY -> value, as the runtime's own
+  /// tool would take them); empty for LibTorch's backends.
+  virtual std::map<std::string, std::string> runtime_settings() const { return {}; }
   /// Backend-specific counters worth reporting (e.g. cache hits), name -> value.
   virtual std::map<std::string, double> counters() const { return {}; }
   /// What the row should warn about (see BackendWarning).
@@ -123,6 +159,10 @@ class Backend {
   virtual std::string name() const = 0;
   /// One line for `tracebench list`.
   virtual std::string description() const = 0;
+  /// The runtime behind it on this machine, with its version and language
+  /// ("ONNX Runtime 1.32.0 (Python 3.11.2)"), or why it is missing, starting
+  /// "missing: "; for `tracebench list`.
+  virtual std::string runtime() const { return libtorch_runtime(); }
   /// Whether compile() accepts Mode::kTraining: the compiled model's outputs
   /// must then stay connected to the model's parameters through autograd.
   virtual bool supports_training() const { return false; }

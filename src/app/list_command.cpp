@@ -2,11 +2,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <iomanip>
 #include <sstream>
 
 #include "backends/flops.h"
 #include "backends/registry.h"
+#include "util/text.h"
 #include "zoo/zoo.h"
 
 namespace tracebench {
@@ -62,6 +64,29 @@ std::string fixed(double value, int digits) {
   return text.str();
 }
 
+// Each backend's runtime on this machine (Backend::runtime), in registration order.
+std::vector<std::pair<std::string, std::string>> backend_runtimes() {
+  std::vector<std::pair<std::string, std::string>> runtimes;
+  for (const auto& name : backend_names())
+    runtimes.emplace_back(name, make_backend(name)->runtime());
+  return runtimes;
+}
+
+// "runtime: backend, backend" lines: which runtimes this machine has, and which are missing.
+void print_runtimes(std::ostream& out) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> runtimes;
+  for (const auto& [backend, runtime] : backend_runtimes()) {
+    auto same = std::find_if(runtimes.begin(), runtimes.end(),
+                             [&](const auto& entry) { return entry.first == runtime; });
+    if (same == runtimes.end()) same = runtimes.insert(runtimes.end(), {runtime, {}});
+    same->second.push_back(backend);
+  }
+  out << "runtimes:\n";
+  for (const auto& [runtime, backends] : runtimes) {
+    out << "  " << std::left << std::setw(36) << runtime << "  " << join(backends, ", ") << "\n";
+  }
+}
+
 void print_json(std::ostream& out, const std::vector<ModelSummary>& models) {
   nlohmann::json doc;
   doc["flops_method"] =
@@ -81,8 +106,9 @@ void print_json(std::ostream& out, const std::vector<ModelSummary>& models) {
                              {"flops_per_sample", m.flops_per_sample}});
   }
   doc["backends"] = nlohmann::json::array();
-  for (const auto& name : backend_names()) {
-    doc["backends"].push_back({{"name", name}, {"description", make_backend(name)->description()}});
+  for (const auto& [name, runtime] : backend_runtimes()) {
+    doc["backends"].push_back(
+        {{"name", name}, {"description", make_backend(name)->description()}, {"runtime", runtime}});
   }
   out << doc.dump(2) << "\n";
 }
@@ -112,6 +138,7 @@ void print_model_and_backend_list(std::ostream& out, bool json) {
     out << "  " << std::left << std::setw(24) << name << std::right << "  "
         << make_backend(name)->description() << "\n";
   }
+  print_runtimes(out);
 }
 
 }  // namespace tracebench

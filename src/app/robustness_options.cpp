@@ -15,9 +15,10 @@ namespace {
 // are the launcher's flags: a child inherits its binding and is started with
 // its allocator and wait policy (runner/launcher.h).
 const std::set<std::string> kParentOnly = {
-    "only",     "backend",      "filter",  "exclude",          "resume",       "rows-to",
-    "phase-to", "no-isolation", "timeout", "total-partitions", "partition-id", "batch-size",
-    "threads",  "malloc",       "cpus",    "omp-wait",         "cooldown",     "help"};
+    "only",         "backend",    "filter",       "exclude",  "resume",
+    "rows-to",      "phase-to",   "no-isolation", "timeout",  "total-partitions",
+    "partition-id", "batch-size", "threads",      "malloc",   "cpus",
+    "omp-wait",     "cooldown",   "help",         "auto-skip"};
 
 bool parent_only(const CLI::Option& option) {
   return option.get_group() == kReportsGroup || kParentOnly.count(option.get_lnames().front());
@@ -43,6 +44,7 @@ void add_robustness_options(CLI::App& app, RunOptions& options) {
   // Internal: how a model's child process hands its rows back.
   app.add_option("--rows-to", options.rows_to)->group("");
   app.add_option("--phase-to", options.phase_to)->group("");
+  app.add_option("--auto-skip", options.auto_skip)->delimiter(',')->group("");
 }
 
 std::vector<std::string> child_arguments(const CLI::App& app) {

@@ -8,7 +8,6 @@
 #include <torch/version.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
 
@@ -25,8 +24,10 @@ namespace {
 
 // Eager first: if nothing else passes or wins, auto runs the model as it is.
 // aot_inductor only where LibTorch has it: elsewhere every row would say so.
+// The peer runtimes too: a user who would also try them gets the fastest of all.
 constexpr const char* kCandidates[] = {
-    "eager",        "ofi", "onednn_linear", "xnnpack", "ofi_bf16", "int8_dynamic",
+    "eager",        "ofi",      "onednn_linear", "xnnpack",       "ofi_bf16",
+    "int8_dynamic", "openvino", "onnxruntime",   "openvino_bf16",
 #if TORCH_VERSION_MAJOR >= 2
     "aot_inductor",
 #endif
@@ -117,6 +118,13 @@ class AutoModel final : public CompiledModel {
     return all;
   }
   std::string chosen() const override { return winner_.name; }
+  double seconds_per_call(const std::vector<c10::IValue>& inputs, int64_t calls) override {
+    return winner_.compiled->seconds_per_call(inputs, calls);
+  }
+  std::string runtime() const override { return winner_.compiled->runtime(); }
+  std::map<std::string, std::string> runtime_settings() const override {
+    return winner_.compiled->runtime_settings();
+  }
   SaveableGraph saveable_graph() const override { return winner_.compiled->saveable_graph(); }
 
  private:
@@ -130,8 +138,9 @@ class AutoBackend final : public Backend {
   std::string name() const override { return "auto"; }
   bool traces_model() const override { return true; }
   std::string description() const override {
-    return "the fastest of eager/ofi/onednn_linear/xnnpack (+aot_inductor on PyTorch 2.x; "
-           "+ofi_bf16, int8_dynamic under --auto-tolerance) that passes the accuracy rule";
+    return "the fastest of eager/ofi/onednn_linear/xnnpack/openvino/onnxruntime (+aot_inductor "
+           "on PyTorch 2.x; +ofi_bf16, openvino_bf16, int8_dynamic under --auto-tolerance) that "
+           "passes the accuracy rule";
   }
 
   std::unique_ptr<CompiledModel> compile(Model& model, const CompileOptions& options) override {
@@ -140,9 +149,18 @@ class AutoBackend final : public Backend {
     const c10::IValue reference = float64_reference(model, inputs);
     std::vector<Candidate> kept;
     std::vector<BackendWarning> dropped;
+    const auto announce = [&options](const std::string& name) {
+      if (options.on_auto_candidate) options.on_auto_candidate(name);
+    };
     for (const char* name : kCandidates) {
       auto backend = make_backend(name);
       if (backend->numerics() > options.auto_tolerance) continue;
+      // The parent's row says why (runner/isolation.cpp).
+      if (std::find(options.auto_skip.begin(), options.auto_skip.end(), name) !=
+          options.auto_skip.end()) {
+        continue;
+      }
+      announce(name);
       try {
         Candidate candidate{name, backend->compile(model, options), {}};
         if (is_ofi_unchanged(name, *candidate.compiled)) {
@@ -166,13 +184,14 @@ class AutoBackend final : public Backend {
       }
     }
     if (kept.empty()) throw std::runtime_error("auto: no candidate runs the model");
-    for (auto& candidate : kept) candidate.compiled->run(inputs);  // warm every one up
+    for (auto& candidate : kept) {  // warm every one up
+      announce(candidate.name);
+      candidate.compiled->run(inputs);
+    }
     for (int round = 0; round < kRounds; ++round) {
       for (auto& candidate : kept) {
-        const auto start = std::chrono::steady_clock::now();
-        candidate.compiled->run(inputs);
-        candidate.samples_s.push_back(
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        announce(candidate.name);
+        candidate.samples_s.push_back(candidate.compiled->seconds_per_call(inputs, 1));
       }
     }
     std::map<std::string, double> counters;

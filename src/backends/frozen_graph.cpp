@@ -171,8 +171,8 @@ SaveableGraph optimize_for_inference_keeping_saveable(
     std::shared_ptr<torch::jit::Graph>& graph, const LinearRewrite& before_linear_transpose) {
   auto frozen = graph->copy();
   optimize_for_inference_passes(graph, before_linear_transpose);
-  if (holds_onednn_nodes(*graph)) return {frozen, "torch.jit.optimize_for_inference"};
-  return {graph, ""};
+  if (holds_onednn_nodes(*graph)) return {frozen, "torch.jit.optimize_for_inference", {}};
+  return {graph, "", {}};
 }
 
 int rewrite_constant_linears(Graph& graph,

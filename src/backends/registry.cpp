@@ -17,6 +17,11 @@ std::unique_ptr<Backend> make_int8_dynamic_backend();                 // int8_dy
 std::unique_ptr<Backend> make_xnnpack_backend();                      // xnnpack.cpp
 std::unique_ptr<Backend> make_onednn_linear_backend();                // onednn_linear.cpp
 std::unique_ptr<Backend> make_aot_inductor_backend();                 // aot_inductor.cpp
+std::unique_ptr<Backend> make_openvino_backend();                     // openvino.cpp
+std::unique_ptr<Backend> make_openvino_bf16_backend();                // openvino.cpp
+std::unique_ptr<Backend> make_onnxruntime_backend();                  // onnxruntime.cpp
+std::unique_ptr<Backend> make_torch_compile_backend();                // torch_compile.cpp
+std::unique_ptr<Backend> make_torch_compile_max_autotune_backend();   // torch_compile.cpp
 std::unique_ptr<Backend> make_auto_backend();                         // auto.cpp
 std::unique_ptr<Backend> make_lazy_trace_everytime_backend();         // lazy_trace_everytime.cpp
 std::unique_ptr<Backend> make_lazy_trace_once_backend();              // lazy_trace_once.cpp
@@ -36,6 +41,11 @@ std::vector<std::pair<std::string, Factory>>& factories() {
       {"xnnpack", make_xnnpack_backend},
       {"onednn_linear", make_onednn_linear_backend},
       {"aot_inductor", make_aot_inductor_backend},
+      {"openvino", make_openvino_backend},
+      {"openvino_bf16", make_openvino_bf16_backend},
+      {"onnxruntime", make_onnxruntime_backend},
+      {"torch_compile", make_torch_compile_backend},
+      {"torch_compile_max_autotune", make_torch_compile_max_autotune_backend},
       {"auto", make_auto_backend},
       {"lazy_trace_everytime", make_lazy_trace_everytime_backend},
       {"lazy_trace_once", make_lazy_trace_once_backend},

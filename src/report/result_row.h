@@ -41,6 +41,11 @@ struct ResultRow {
   std::string model;
   std::string backend;
   std::string chosen;  // the backend `auto` picked and ran; "" for the others
+  /// What ran the compiled model, its version and language ("OpenVINO 2026.4.1
+  /// (C++)"), and the runtime's settings as "KEY=value" pairs separated by "; ";
+  /// empty where nothing was compiled.
+  std::string runtime;
+  std::string runtime_settings;
   int64_t batch_size = 0;
   int64_t threads = 0;  // intra-op threads it ran with; 0: not recorded (older reports)
   int64_t streams = 1;  // concurrent inference threads (--streams), each timing its requests

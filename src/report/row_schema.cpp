@@ -272,6 +272,8 @@ std::vector<RowField> make_row_fields() {
   added.push_back(integer("threads", "threads", &R::threads, "threads"));
   added.push_back(integer("streams", "streams", &R::streams, "streams"));
   added.push_back(text("malloc", "malloc", &R::allocator, "malloc"));
+  added.push_back(text("runtime", "runtime", &R::runtime));
+  added.push_back(text("runtime_settings", "runtime_settings", &R::runtime_settings));
   fields.insert(chosen + 1, added.begin(), added.end());
   return fields;
 }

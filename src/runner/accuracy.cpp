@@ -38,11 +38,7 @@ c10::IValue run_once(Backend& backend, LoadedModel& loaded, const RunOptions& op
           ? cast_inputs(randomized_inputs(loaded.inputs, options.seed, 0), dtype)
           : inputs;
   AutocastScope autocast(dtype == torch::kFloat64 ? Precision::kFloat32 : options.precision);
-  CompileOptions compile_options;
-  compile_options.mode = options.mode;
-  compile_options.precision = options.precision;
-  compile_options.auto_tolerance = options.auto_tolerance;
-  compile_options.example_inputs = inputs;
+  const auto compile_options = compile_options_for(options, inputs);
   torch::manual_seed(options.seed);  // dropout and other random ops draw the same numbers
 
   if (options.mode == Mode::kInference) {

@@ -16,15 +16,24 @@ namespace {
 struct Board {
   int phase;
   int baseline;
-  char backend[248];  // NUL-terminated, cut to fit
+  char backend[248];   // NUL-terminated, cut to fit
+  char candidate[64];  // likewise
 };
+
+void copy_cut(char* to, size_t size, const std::string& text) {
+  const size_t length = std::min(text.size(), size - 1);
+  std::memcpy(to, text.data(), length);
+  to[length] = '\0';
+}
 
 Board* board = nullptr;
 
 }  // namespace
 
 std::string ChildActivity::describe() const {
-  const std::string subject = baseline ? "the eager baseline" : backend;
+  const std::string subject = baseline            ? "the eager baseline"
+                              : candidate.empty() ? backend
+                                                  : backend + "'s candidate " + candidate;
   switch (phase) {
     case ChildPhase::kStarting:
       return "starting";
@@ -50,11 +59,11 @@ void open_child_phase_board(const std::string& path) {
   close(fd);  // the mapping keeps the file
 }
 
-void publish_child_phase(ChildPhase phase, const std::string& backend, bool baseline) {
+void publish_child_phase(ChildPhase phase, const std::string& backend, bool baseline,
+                         const std::string& candidate) {
   if (!board) return;
-  const size_t length = std::min(backend.size(), sizeof(board->backend) - 1);
-  std::memcpy(board->backend, backend.data(), length);
-  board->backend[length] = '\0';
+  copy_cut(board->backend, sizeof board->backend, backend);
+  copy_cut(board->candidate, sizeof board->candidate, candidate);
   board->baseline = baseline ? 1 : 0;
   board->phase = static_cast<int>(phase);
 }
@@ -64,6 +73,7 @@ ChildActivity read_child_phase_board(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in.read(reinterpret_cast<char*>(&stored), sizeof stored)) return {};
   stored.backend[sizeof(stored.backend) - 1] = '\0';
+  stored.candidate[sizeof(stored.candidate) - 1] = '\0';
   ChildActivity activity;
   if (stored.phase >= static_cast<int>(ChildPhase::kStarting) &&
       stored.phase <= static_cast<int>(ChildPhase::kSampling)) {
@@ -71,6 +81,7 @@ ChildActivity read_child_phase_board(const std::string& path) {
   }
   activity.backend = stored.backend;
   activity.baseline = stored.baseline != 0;
+  activity.candidate = stored.candidate;
   return activity;
 }
 

@@ -23,6 +23,8 @@ struct ChildActivity {
   ChildPhase phase = ChildPhase::kStarting;
   std::string backend;    // the backend in flight; "" while loading
   bool baseline = false;  // the eager baseline, not a compared backend
+  /// auto's candidate in flight (CompileOptions::on_auto_candidate); "" for others.
+  std::string candidate;
 
   /// "compiling ofi", "sampling the eager baseline", "loading the model".
   std::string describe() const;
@@ -33,7 +35,8 @@ struct ChildActivity {
 void open_child_phase_board(const std::string& path);
 
 /// Records what the child is doing now.
-void publish_child_phase(ChildPhase phase, const std::string& backend = "", bool baseline = false);
+void publish_child_phase(ChildPhase phase, const std::string& backend = "", bool baseline = false,
+                         const std::string& candidate = "");
 
 /// In the parent: what the child's board said last ({} if it has none).
 ChildActivity read_child_phase_board(const std::string& path);

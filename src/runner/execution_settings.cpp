@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "measure/openblas.h"
+#include "runner/child_phase.h"
 #include "tracebench/error.h"
 #include "util/tensor_tree.h"
 
@@ -29,6 +30,22 @@ void cast_model(Model& model, c10::ScalarType dtype) {
     if (tensor.is_floating_point() && tensor.scalar_type() != dtype)
       tensor.set_data(tensor.to(dtype));
   }
+}
+
+CompileOptions compile_options_for(const RunOptions& options,
+                                   std::vector<c10::IValue> example_inputs) {
+  CompileOptions compile_options;
+  compile_options.mode = options.mode;
+  compile_options.precision = options.precision;
+  compile_options.auto_tolerance = options.auto_tolerance;
+  compile_options.threads = torch::get_num_threads();  // --threads, or LibTorch's own choice
+  compile_options.streams = options.streams;
+  compile_options.auto_skip = options.auto_skip;
+  compile_options.on_auto_candidate = [](const std::string& candidate) {
+    publish_child_phase(ChildPhase::kCompiling, "auto", /*baseline=*/false, candidate);
+  };
+  compile_options.example_inputs = std::move(example_inputs);
+  return compile_options;
 }
 
 std::vector<c10::IValue> cast_inputs(const std::vector<c10::IValue>& inputs,

@@ -31,6 +31,11 @@ c10::ScalarType storage_dtype(Precision precision);
 /// Casts every floating-point parameter and buffer of `model` in place.
 void cast_model(Model& model, c10::ScalarType dtype);
 
+/// What every backend compiles with in this run: mode, precision, --auto-tolerance,
+/// --streams, the intra-op threads in effect, and `example_inputs`.
+CompileOptions compile_options_for(const RunOptions& options,
+                                   std::vector<c10::IValue> example_inputs);
+
 /// Float tensors (nested ones too) cast to `dtype`; everything else unchanged.
 std::vector<c10::IValue> cast_inputs(const std::vector<c10::IValue>& inputs, c10::ScalarType dtype);
 

@@ -94,6 +94,7 @@ ChildReport run_child(const ModelSpec& spec, const RunOptions& options, std::ost
   argv.push_back("--only=" + model_spec_text(spec));
   argv.push_back("--rows-to=" + rows_file.string());
   argv.push_back("--phase-to=" + phase_file.string());
+  if (!options.auto_skip.empty()) argv.push_back("--auto-skip=" + join(options.auto_skip, ","));
 
   const ChildResult process =
       run_child_process(argv, child_environment(options), options.timeout_s, err);
@@ -180,6 +181,7 @@ std::vector<std::string> without(const std::vector<std::string>& backends,
 std::vector<ResultRow> run_in_children(const ModelSpec& spec, const RunOptions& options,
                                        std::ostream& err) {
   std::map<std::string, ResultRow> done;
+  std::vector<BackendWarning> skipped_candidates;  // auto's, with how each killed a child
   RunOptions attempt = options;
   while (!attempt.backends.empty()) {
     ChildReport report = run_child(spec, attempt, err);
@@ -192,6 +194,17 @@ std::vector<ResultRow> run_in_children(const ModelSpec& spec, const RunOptions& 
     if (!death.status) death = {status::kCrash, "exited without reporting a result"};
     const std::string error = death_error(death, report);
     const std::string culprit = culprit_of(report, missing);
+    const std::string& candidate = report.last_activity.candidate;
+    if (!culprit.empty() && !candidate.empty() &&
+        std::find(attempt.auto_skip.begin(), attempt.auto_skip.end(), candidate) ==
+            attempt.auto_skip.end()) {
+      // auto goes on without the candidate that killed it, and its row says so.
+      skipped_candidates.push_back(
+          {"auto_dropped", candidate + " killed the model's process: " + error});
+      attempt.auto_skip.push_back(candidate);
+      attempt.backends = missing;
+      continue;
+    }
     if (culprit.empty()) {
       for (const auto& backend : missing) {
         done[backend] = status_row(spec.name, backend, options, death.status, error);
@@ -202,6 +215,9 @@ std::vector<ResultRow> run_in_children(const ModelSpec& spec, const RunOptions& 
                                error + "; reproduce: --only=" + model_spec_text(spec) +
                                    " --backend=" + culprit + " --no-isolation");
     attempt.backends = without(missing, done);
+  }
+  for (const auto& warning : skipped_candidates) {
+    done.at("auto").add_warning(warning.code, "auto: " + warning.message);
   }
   std::vector<ResultRow> rows;
   for (const auto& backend : options.backends) rows.push_back(done.at(backend));

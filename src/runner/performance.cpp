@@ -15,7 +15,6 @@
 #include "backends/registry.h"
 #include "measure/memory.h"
 #include "measure/statistics.h"
-#include "measure/timer.h"
 #include "report/row_figures.h"
 #include "runner/child_phase.h"
 #include "runner/execution_settings.h"
@@ -116,7 +115,7 @@ void first_call(Contender& contender, const std::vector<c10::IValue>& inputs) {
   if (contender.failed) return;
   publish(ChildPhase::kRunning, contender);
   try {
-    contender.first_call_seconds = time_per_call([&] { contender.compiled->run(inputs); }, 1);
+    contender.first_call_seconds = contender.compiled->seconds_per_call(inputs, 1);
   } catch (const std::exception& error) {
     fail(contender, error);
   }
@@ -193,8 +192,7 @@ void take_sample(Contender& contender, const std::vector<c10::IValue>& inputs, i
   publish(ChildPhase::kSampling, contender);
   try {
     if (contender.other_streams.empty()) {
-      contender.samples.push_back(
-          time_per_call([&] { contender.compiled->run(inputs); }, iterations));
+      contender.samples.push_back(contender.compiled->seconds_per_call(inputs, iterations));
       return;
     }
     // One request per stream, all at once: each is a sample.
@@ -350,11 +348,7 @@ std::vector<ResultRow> measure_performance(LoadedModel& loaded, const RunOptions
   }
   AutocastScope autocast(options.precision);
 
-  CompileOptions compile_options;
-  compile_options.mode = options.mode;
-  compile_options.precision = options.precision;
-  compile_options.auto_tolerance = options.auto_tolerance;
-  compile_options.example_inputs = inputs;
+  const auto compile_options = compile_options_for(options, inputs);
   for (auto& contender : contenders) {
     compile(contender, loaded, compile_options, options);
     first_call(contender, inputs);

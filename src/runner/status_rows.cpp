@@ -26,6 +26,11 @@ std::string describe_error(const std::exception& error) {
 void record_compiled_model(ResultRow& row, const CompiledModel& compiled) {
   row.counters = compiled.counters();
   row.chosen = compiled.chosen();
+  row.runtime = compiled.runtime();
+  row.runtime_settings.clear();
+  for (const auto& [key, value] : compiled.runtime_settings()) {
+    row.runtime_settings += (row.runtime_settings.empty() ? "" : "; ") + key + "=" + value;
+  }
   for (const auto& warning : compiled.warnings()) {
     row.add_warning(warning.code, row.backend + ": " + warning.message);
   }

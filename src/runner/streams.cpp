@@ -7,8 +7,6 @@
 #include <mutex>
 #include <thread>
 
-#include "measure/timer.h"
-
 namespace tracebench {
 
 namespace {
@@ -48,7 +46,7 @@ std::vector<double> time_concurrent_requests(const std::vector<CompiledModel*>& 
       const at::ThreadLocalStateGuard same_state(caller_state);
       start.arrive_and_wait();
       try {
-        seconds[i] = time_per_call([&] { instances[i]->run(inputs); }, iterations);
+        seconds[i] = instances[i]->seconds_per_call(inputs, iterations);
       } catch (...) {
         errors[i] = std::current_exception();
       }

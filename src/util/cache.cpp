@@ -95,7 +95,18 @@ bool cached_artifact_is_current(const std::filesystem::path& artifact) {
 }
 
 void replace_file(const std::filesystem::path& from, const std::filesystem::path& to) {
-  std::filesystem::rename(from, to);
+  std::error_code error;
+  std::filesystem::rename(from, to, error);
+  if (!error) return;
+  if (error != std::errc::cross_device_link)
+    throw std::filesystem::filesystem_error("rename", from, to, error);
+  // From a temp directory on another file system (a tmpfs /tmp): copied next
+  // to `to` first, so that the last step is still one rename.
+  auto beside = to;
+  beside += ".partial";
+  std::filesystem::copy_file(from, beside, std::filesystem::copy_options::overwrite_existing);
+  std::filesystem::rename(beside, to);
+  std::filesystem::remove(from);
 }
 
 }  // namespace tracebench

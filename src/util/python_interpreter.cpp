@@ -11,4 +11,11 @@ std::string python_interpreter() {
   return build_config::kPython;
 }
 
+std::string runtime_python() {
+  if (const char* chosen = std::getenv("TRACEBENCH_RUNTIME_PYTHON"); chosen && *chosen) {
+    return chosen;
+  }
+  return build_config::kRuntimePython;
+}
+
 }  // namespace tracebench

@@ -11,4 +11,9 @@ namespace tracebench {
 /// the virtual environment's for the PyTorch 2.x build.
 std::string python_interpreter();
 
+/// $TRACEBENCH_RUNTIME_PYTHON, else the build's: the Python of the peer
+/// runtimes' environment (scripts/setup-peers.sh), which runs the worker of
+/// the Python-run backends (backends/python_worker.h).
+std::string runtime_python();
+
 }  // namespace tracebench

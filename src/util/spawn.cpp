@@ -18,16 +18,22 @@ namespace tracebench {
 namespace {
 
 // Only async-signal-safe calls between fork and exec: the parent has threads.
-[[noreturn]] void exec_in_child(char* const* args, char* const* environment, int output_fd,
-                                int error_fd, Capture capture, bool isolate, pid_t parent) {
+[[noreturn]] void exec_in_child(char* const* args, char* const* environment, int input_fd,
+                                int output_fd, int error_fd, Capture capture, bool isolate,
+                                pid_t parent) {
   if (isolate) {
     // Dies with the parent: a `kill -9` of the suite leaves no orphan running.
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent) _exit(127);
     setpgid(0, 0);
   }
-  if (capture == Capture::kStdoutAndStderr) dup2(output_fd, STDOUT_FILENO);
-  dup2(output_fd, STDERR_FILENO);
+  if (capture == Capture::kConversation) {
+    dup2(input_fd, STDIN_FILENO);
+    dup2(output_fd, STDOUT_FILENO);
+  } else {
+    if (capture == Capture::kStdoutAndStderr) dup2(output_fd, STDOUT_FILENO);
+    dup2(output_fd, STDERR_FILENO);
+  }
   execvpe(args[0], args, environment);
   // Tell the parent why, through the close-on-exec pipe that exec would have closed.
   const int error = errno;
@@ -71,13 +77,17 @@ SpawnedProcess spawn_process(const std::vector<std::string>& argv, Capture captu
   std::vector<std::string> environment_strings = environment_with(environment);
   const auto args = null_terminated(arg_strings);
   const auto envp = null_terminated(environment_strings);
-  int output[2], exec_error[2];
-  if (pipe2(output, O_CLOEXEC) != 0)
-    throw std::runtime_error(std::string("pipe: ") + strerror(errno));
-  if (pipe2(exec_error, O_CLOEXEC) != 0) {
-    close(output[0]);
-    close(output[1]);
-    throw std::runtime_error(std::string("pipe: ") + strerror(errno));
+  int input[2] = {-1, -1}, output[2] = {-1, -1}, exec_error[2] = {-1, -1};
+  const auto close_all = [&] {
+    for (int fd : {input[0], input[1], output[0], output[1], exec_error[0], exec_error[1]}) {
+      if (fd >= 0) close(fd);
+    }
+  };
+  if ((capture == Capture::kConversation && pipe2(input, O_CLOEXEC) != 0) ||
+      pipe2(output, O_CLOEXEC) != 0 || pipe2(exec_error, O_CLOEXEC) != 0) {
+    const int error = errno;
+    close_all();
+    throw std::runtime_error(std::string("pipe: ") + strerror(error));
   }
   // What we buffered must not be written twice, by us and by the child's copy.
   std::cout.flush();
@@ -86,14 +96,17 @@ SpawnedProcess spawn_process(const std::vector<std::string>& argv, Capture captu
 
   const pid_t parent = getpid();
   const pid_t pid = fork();
-  if (pid == 0)
-    exec_in_child(args.data(), envp.data(), output[1], exec_error[1], capture, isolate, parent);
+  if (pid == 0) {
+    exec_in_child(args.data(), envp.data(), input[0], output[1], exec_error[1], capture, isolate,
+                  parent);
+  }
   const int fork_error = errno;
-  close(output[1]);
-  close(exec_error[1]);
+  for (int* fd : {&input[0], &output[1], &exec_error[1]}) {
+    if (*fd >= 0) close(*fd);
+    *fd = -1;
+  }
   if (pid < 0) {
-    close(output[0]);
-    close(exec_error[0]);
+    close_all();
     throw std::runtime_error(std::string("fork: ") + strerror(fork_error));
   }
   if (isolate) setpgid(pid, pid);  // also here, so the group exists before we might kill it
@@ -105,11 +118,12 @@ SpawnedProcess spawn_process(const std::vector<std::string>& argv, Capture captu
   close(exec_error[0]);
   if (n == sizeof error) {
     close(output[0]);
+    if (input[1] >= 0) close(input[1]);
     while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
     }
     throw std::runtime_error("cannot run " + argv[0] + ": " + strerror(error));
   }
-  return {pid, output[0]};
+  return {pid, output[0], input[1]};
 }
 
 }  // namespace tracebench

@@ -13,11 +13,15 @@ namespace tracebench {
 struct SpawnedProcess {
   pid_t pid = -1;
   int output_fd = -1;  // read end of the pipe; the caller closes it
+  int input_fd = -1;   // Capture::kConversation: write end of its stdin; the caller closes it
 };
 
 enum class Capture {
   kStderr,           // stdout stays ours (a model's child prints nothing there)
   kStdoutAndStderr,  // interleaved, as a terminal would show them
+  /// Its stdin and stdout are pipes to us (a worker answering requests);
+  /// its stderr stays ours, so what it logs cannot break the exchange.
+  kConversation,
 };
 
 /// Starts argv[0] (looked up on PATH unless it holds a slash) with `argv`,

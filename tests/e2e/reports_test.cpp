@@ -63,9 +63,10 @@ TEST(Reports, OneRunWritesEveryReportWithTheSameRows) {
   const auto csv = read_text(scratch("run.csv"));
   const auto html = read_text(scratch("run.html"));
   EXPECT_EQ(count_lines(csv), 1 + json["rows"].size()) << csv;
-  EXPECT_NE(csv.find(",mode,precision,chosen,p50_latency,p90_latency,p99_latency,p999_latency,"
-                     "throughput,gflops,peak_share,threads,streams,malloc\n"),
-            std::string::npos)
+  EXPECT_NE(
+      csv.find(",mode,precision,chosen,p50_latency,p90_latency,p99_latency,p999_latency,"
+               "throughput,gflops,peak_share,threads,streams,malloc,runtime,runtime_settings\n"),
+      std::string::npos)
       << csv;
   for (const auto& row : json["rows"]) {
     const std::string model = row["model"], backend = row["backend"];
@@ -146,7 +147,8 @@ TEST(Reports, GflopsAndPeakShareAgainstTheProbe) {
     EXPECT_LE(row["peak_share"].get<double>(), 1.5) << row["model"] << " " << row["backend"];
   }
   EXPECT_NE(
-      read_text(scratch("run.csv")).find(",throughput,gflops,peak_share,threads,streams,malloc\n"),
+      read_text(scratch("run.csv"))
+          .find(",throughput,gflops,peak_share,threads,streams,malloc,runtime,runtime_settings\n"),
       std::string::npos);
 }
 

@@ -21,6 +21,7 @@
 #include "test_paths.h"
 #include "util/python_interpreter.h"
 #include "util/subprocess.h"
+#include "util/text.h"
 
 namespace tracebench {
 namespace {
@@ -64,11 +65,30 @@ const std::vector<CorpusModel> kCorpus = {
     {"scripted_control_flow.pt", "ScriptedGate"},  // made by scripted_control_flow.py
 };
 
-std::string builtin_backends() {
-  std::string joined;
-  for (const auto& name : backend_names()) joined += (joined.empty() ? "" : ",") + name;
-  return joined;
+// torch_compile_max_autotune compiles torch_compile's graph with inductor's
+// autotuning, which benchmarks kernel choices for minutes per model on a CPU;
+// the zoo's tests run it, the corpus leaves it out.
+bool runs_over_the_corpus(const std::string& backend) {
+  return backend != "torch_compile_max_autotune";
 }
+
+std::vector<std::string> corpus_backends() {
+  std::vector<std::string> names;
+  for (const auto& name : backend_names()) {
+    if (runs_over_the_corpus(name)) names.push_back(name);
+  }
+  return names;
+}
+
+// Rows known not to pass, and how: each fails the test once it passes, so the
+// entry goes when the cause does.
+const std::map<std::pair<std::string, std::string>, std::string> kKnownOutcomes = {
+    // OpenVINO 2026.4.1's CPU plugin segfaults compiling this model in f32
+    // (two MLP blocks with LayerNorm and GELU, from C++), in OpenVINO's own
+    // Python API too. The crash costs openvino's row only; auto goes on
+    // without that candidate (its row warns auto_dropped).
+    {{"LocalHeaderModel", "openvino"}, "crash"},
+};
 
 std::filesystem::path model_path(const CorpusModel& model) {
   if (model.file == "scripted_control_flow.pt") {
@@ -107,16 +127,16 @@ std::map<std::string, std::pair<std::string, std::string>> rows_of(const std::fi
 
 // Runs `only` through every built-in backend in one mode; each backend's row
 // must pass, or say why it cannot.
-void expect_every_backend_runs(const std::string& only, const std::vector<std::string>& mode_args,
-                               const char* csv_name, const char* status_column,
-                               const char* detail_column) {
+void expect_every_backend_runs(const std::string& model, const std::string& only,
+                               const std::vector<std::string>& mode_args, const char* csv_name,
+                               const char* status_column, const char* detail_column) {
   const auto csv = testing::process_temp_path(csv_name);
   // ctest runs these two at a time on CI's two cores, where spinning OpenMP
   // workers starve each other (lazy_trace_everytime's compile of
   // mobilevit_xxs beside a two-thread load: 16 s spinning, 1.7 s passive; on
   // CI it ran past the timeout). These tests check rows, not speed.
   std::vector<std::string> args = {TRACEBENCH_BINARY,
-                                   "--backend=" + builtin_backends(),
+                                   "--backend=" + join(corpus_backends(), ","),
                                    "--only=" + only,
                                    "--output",
                                    csv.string(),
@@ -128,11 +148,14 @@ void expect_every_backend_runs(const std::string& only, const std::vector<std::s
   const auto result = run_command(args);
   ASSERT_EQ(result.exit_code, 0) << result.output;
   const auto rows = rows_of(csv, status_column, detail_column);
-  for (const auto& backend : backend_names()) {
+  for (const auto& backend : corpus_backends()) {
     auto it = rows.find(backend);
     ASSERT_NE(it, rows.end()) << "no row for " << backend << "\n" << result.output;
     const auto& [status, detail] = it->second;
-    if (status == "unsupported") {
+    const auto known = kKnownOutcomes.find({model, backend});
+    if (known != kKnownOutcomes.end()) {
+      EXPECT_EQ(status, known->second) << backend << ": " << detail;
+    } else if (status == "unsupported") {
       EXPECT_FALSE(detail.empty()) << backend << ": unsupported without a reason";
     } else if (status == "fail_accuracy" && make_backend(backend)->numerics() != Numerics::kExact) {
       // A bfloat16 or int8 backend may miss its rule (int8 flips MoE
@@ -157,11 +180,13 @@ class UserModelCorpus : public ::testing::TestWithParam<CorpusModel> {
 };
 
 TEST_P(UserModelCorpus, EveryBackendMeasuresIt) {
-  expect_every_backend_runs(only(), kPerformanceMode, "performance.csv", "status", "error");
+  expect_every_backend_runs(GetParam().class_name, only(), kPerformanceMode, "performance.csv",
+                            "status", "error");
 }
 
 TEST_P(UserModelCorpus, EveryBackendComputesTheSameOutputs) {
-  expect_every_backend_runs(only(), {"--accuracy"}, "accuracy.csv", "accuracy", "detail");
+  expect_every_backend_runs(GetParam().class_name, only(), {"--accuracy"}, "accuracy.csv",
+                            "accuracy", "detail");
 }
 
 std::string test_name(const ::testing::TestParamInfo<CorpusModel>& info) {
@@ -229,11 +254,13 @@ const std::vector<std::string> kHubCorpus = {
 class HubModelCorpus : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(HubModelCorpus, EveryBackendMeasuresIt) {
-  expect_every_backend_runs(GetParam(), kPerformanceMode, "performance.csv", "status", "error");
+  expect_every_backend_runs(GetParam(), GetParam(), kPerformanceMode, "performance.csv", "status",
+                            "error");
 }
 
 TEST_P(HubModelCorpus, EveryBackendComputesTheSameOutputs) {
-  expect_every_backend_runs(GetParam(), {"--accuracy"}, "accuracy.csv", "accuracy", "detail");
+  expect_every_backend_runs(GetParam(), GetParam(), {"--accuracy"}, "accuracy.csv", "accuracy",
+                            "detail");
 }
 
 std::string hub_test_name(const ::testing::TestParamInfo<std::string>& info) {

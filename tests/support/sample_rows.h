@@ -14,6 +14,8 @@ inline ResultRow sample_row() {
   row.mode = "train";
   row.precision = "bf16";
   row.chosen = "xnnpack";
+  row.runtime = "OpenVINO 2026.4.1";
+  row.runtime_settings = "NUM_STREAMS=1";
   row.model = "LinearModel";
   row.backend = "ts";
   row.batch_size = 2;

@@ -184,6 +184,14 @@ TEST(ReportGolden, JsonFileText) {
    "csv_column": null,
    "unit": ""
   },
+  "runtime": {
+   "csv_column": "runtime",
+   "unit": ""
+  },
+  "runtime_settings": {
+   "csv_column": "runtime_settings",
+   "unit": ""
+  },
   "samples": {
    "csv_column": "samples",
    "unit": ""
@@ -304,6 +312,8 @@ TEST(ReportGolden, JsonFileText) {
    "peak_share": 0.02,
    "precision": "bf16",
    "profile_trace": "profiles/LinearModel.ts.json",
+   "runtime": "OpenVINO 2026.4.1",
+   "runtime_settings": "NUM_STREAMS=1",
    "samples": 2,
    "samples_s": [
     0.001,
@@ -373,6 +383,8 @@ TEST(ReportGolden, JsonFileText) {
    "peak_share": null,
    "precision": "bf16",
    "profile_trace": "profiles/LinearModel.ts.json",
+   "runtime": "OpenVINO 2026.4.1",
+   "runtime_settings": "NUM_STREAMS=1",
    "samples": 0,
    "samples_s": [],
    "speedup": 0.0,

@@ -59,6 +59,8 @@ TEST(JsonReport, GoldenStructure) {
                                             "peak_share",
                                             "precision",
                                             "profile_trace",
+                                            "runtime",
+                                            "runtime_settings",
                                             "samples",
                                             "samples_s",
                                             "speedup",

@@ -1,0 +1,226 @@
+"""tracebench against the runtimes users pick instead, on the same weights (make bench-peers).
+
+For each model and batch size, tracebench first exports the model once for OpenVINO (IR) and
+ONNX Runtime (ONNX) with --save-optimized; then, in rounds whose order flips each time, fresh
+processes time it five ways, so that drift in machine load hits every side alike:
+  - tracebench --backend auto (its fastest candidate, the peers included);
+  - tracebench --backend openvino, and --backend onnxruntime (its Python worker);
+  - OpenVINO's own Python API on the saved IR, with the settings tracebench recorded;
+  - ONNX Runtime's own Python API on the saved ONNX file, likewise;
+each a block of --repeat timed calls after warm-up, tracebench's with --sample-order blocked
+(its calls follow each other, as in a process that runs only that model). Each side's figure is
+the median over all its samples. Prints per model the medians (ms per call), then
+  - auto / best API: auto against the faster runtime as its users call it (<= 1: auto is not
+    slower than the fastest single runtime);
+  - ov / ov API and ort / ort API: each runtime through tracebench against its own API (the
+    seam's cost: 1.00 is none; onnxruntime runs in tracebench's Python worker);
+with 95% t intervals over the rounds, and the geomeans of the ratios.
+
+    build-peers/venv/bin/python bench/peers.py --tracebench build/tracebench \\
+        [--models resnet18 ...] [--batch-sizes 1 8] [--rounds 3] [--repeat 20] [--threads 2]
+"""
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from vs_python import MODELS, child_environment, geomean, last_line, ratio_interval  # noqa: E402
+
+SIDES = ["auto", "openvino", "onnxruntime", "openvino API", "onnxruntime API"]
+RATIOS = [("auto / best API", "auto", ("openvino API", "onnxruntime API")),
+          ("ov / ov API", "openvino", ("openvino API",)),
+          ("ort / ort API", "onnxruntime", ("onnxruntime API",))]
+
+
+def api_inputs(shapes_and_types):
+    """Float inputs drawn at random; integer ones (BERT's token and segment ids) are ones,
+    valid ids for any vocabulary, as the time a dense model takes does not depend on them."""
+    import numpy as np
+
+    generator = np.random.default_rng(0)
+    return [generator.standard_normal(shape).astype(dtype) if np.dtype(dtype).kind == "f"
+            else np.ones(shape, dtype=dtype) for shape, dtype in shapes_and_types]
+
+
+def openvino_api(model, settings, threads):
+    """The IR on OpenVINO's CPU plugin with tracebench's recorded settings, as its users call it."""
+    import openvino as ov
+
+    core = ov.Core()
+    compiled = core.compile_model(core.read_model(model), "CPU", {
+        "INFERENCE_PRECISION_HINT": settings["INFERENCE_PRECISION_HINT"],
+        "PERFORMANCE_HINT": settings["PERFORMANCE_HINT"],
+        "NUM_STREAMS": int(settings["NUM_STREAMS"]),
+        "INFERENCE_NUM_THREADS": threads,
+        "ENABLE_CPU_PINNING": settings["ENABLE_CPU_PINNING"] == "YES",
+    })
+    request = compiled.create_infer_request()
+    inputs = api_inputs([(port.shape.to_shape(), port.element_type.to_dtype())
+                         for port in compiled.inputs])
+    return lambda: request.infer(inputs)
+
+
+def onnxruntime_api(model, threads):
+    """The ONNX file on ONNX Runtime's CPU provider, every graph optimization, as its users
+    call it."""
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    session = ort.InferenceSession(model, options, providers=["CPUExecutionProvider"])
+    dtypes = {"tensor(float)": "float32", "tensor(int64)": "int64", "tensor(int32)": "int32",
+              "tensor(bool)": "bool"}
+    ports = session.get_inputs()
+    inputs = api_inputs([(port.shape, dtypes[port.type]) for port in ports])
+    feeds = {port.name: value for port, value in zip(ports, inputs)}
+    return lambda: session.run(None, feeds)
+
+
+def api_samples(args):
+    """Runs in a fresh process: one block of the runtime's own API."""
+    if args.worker == "openvino API":
+        with open(args.settings) as file:
+            call = openvino_api(args.model_file, json.load(file)["settings"], args.threads)
+    else:
+        call = onnxruntime_api(args.model_file, args.threads)
+    for _ in range(args.warmup + 2):  # tracebench's: a timed first call, --warmup, memory
+        call()
+    samples = []
+    for _ in range(args.repeat):
+        start = time.perf_counter()
+        call()
+        samples.append(time.perf_counter() - start)
+    return samples
+
+
+def run(command):
+    done = subprocess.run(command, capture_output=True, text=True, env=child_environment())
+    if done.returncode != 0:
+        raise RuntimeError(f"{os.path.basename(command[0])}: " +
+                           last_line(done.stderr or done.stdout))
+    return done
+
+
+def tracebench_flags(args, model, batch):
+    return ["--only", model, "--batch-size", str(batch), "--threads", str(args.threads),
+            "--warmup", str(args.warmup), "--seed", str(args.seed)]
+
+
+def export_for_apis(args, model, batch, scratch):
+    """tracebench's IR and ONNX file of the model, at this batch size and seed."""
+    run([args.tracebench, "--performance", "--backend", "openvino,onnxruntime", "-n", "1",
+         "--save-optimized", scratch] + tracebench_flags(args, model, batch))
+    stem = os.path.join(scratch, model)
+    return {"openvino API": [stem + ".openvino.xml", "--settings", stem + ".openvino.settings.json"],
+            "onnxruntime API": [stem + ".onnxruntime.onnx"]}
+
+
+def side_samples(args, side, model, batch, scratch, exported, chosen):
+    if side.endswith(" API"):
+        done = run([sys.executable, os.path.abspath(__file__), "--worker", side,
+                    "--threads", str(args.threads), "--repeat", str(args.repeat),
+                    "--warmup", str(args.warmup), "--model-file"] + exported[side])
+        return json.loads(done.stdout)
+    report = os.path.join(scratch, f"{model}.{side}.json")
+    run([args.tracebench, "--performance", "--backend", side, "-n", str(args.repeat),
+         "--sample-order", "blocked", "--json", report] + tracebench_flags(args, model, batch))
+    with open(report) as file:
+        row = next(row for row in json.load(file)["rows"] if row["backend"] == side)
+    if row["status"] != "pass":
+        raise RuntimeError(f"tracebench --backend {side}: {row['status']}: {row['error']}")
+    chosen[side] = row.get("chosen", "")
+    return row["samples_s"]
+
+
+def measure(args, model, batch, scratch):
+    exported = export_for_apis(args, model, batch, scratch)
+    pooled = {side: [] for side in SIDES}
+    rounds = []
+    chosen = {}
+    for round_index in range(args.rounds):
+        order = SIDES if round_index % 2 == 0 else list(reversed(SIDES))
+        medians = {}
+        for side in order:
+            samples = side_samples(args, side, model, batch, scratch, exported, chosen)
+            pooled[side].extend(samples)
+            medians[side] = statistics.median(samples)
+        rounds.append(medians)
+    return {side: statistics.median(samples) for side, samples in pooled.items()}, rounds, chosen
+
+
+def ratio(medians, numerator, denominators):
+    return medians[numerator] / min(medians[side] for side in denominators)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tracebench", default="build/tracebench")
+    parser.add_argument("--models", nargs="+", default=MODELS)
+    parser.add_argument("--batch-sizes", nargs="+", type=int, default=[1, 8])
+    parser.add_argument("--threads", type=int, default=len(os.sched_getaffinity(0)))
+    parser.add_argument("--repeat", type=int, default=20, help="timed calls per block")
+    parser.add_argument("--rounds", type=int, default=3, help="blocks per side and model")
+    parser.add_argument("--warmup", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=1337)
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
+    parser.add_argument("--model-file", help=argparse.SUPPRESS)
+    parser.add_argument("--settings", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+
+    if args.worker:
+        print(json.dumps(api_samples(args)))
+        return 0
+    try:
+        import onnxruntime  # noqa: F401
+        import openvino  # noqa: F401
+    except ImportError as error:
+        print(f"peers.py: error: {error} in {sys.executable}; run it with build-peers/venv/bin/python"
+              " (make peers-env)", file=sys.stderr)
+        return 2
+    if not os.access(args.tracebench, os.X_OK):
+        print(f"peers.py: error: no tracebench binary at {args.tracebench}; run `make build` or "
+              "pass --tracebench PATH", file=sys.stderr)
+        return 2
+
+    environment = child_environment()
+    print(f"{args.threads} threads, {args.repeat} calls x {args.rounds} rounds per side, "
+          f"OPENBLAS_NUM_THREADS={environment['OPENBLAS_NUM_THREADS']}, "
+          f"GLIBC_TUNABLES={environment['GLIBC_TUNABLES']}, "
+          f"load average {os.getloadavg()[0]:.2f} at start")
+    header = f"{'model':<24}{'batch':>6}" + "".join(f"{side:>17}" for side in SIDES)
+    header += "".join(f"{name:>24}" for name, _, _ in RATIOS) + "   auto ran"
+    print(header + "\n" + " " * 30 + "(ms per call, medians)" + " " * 63 +
+          "(ratio [95% CI over rounds])")
+    ratios = {name: [] for name, _, _ in RATIOS}
+    for batch in args.batch_sizes:
+        for model in args.models:
+            with tempfile.TemporaryDirectory(prefix="peers.") as scratch:
+                try:
+                    medians, rounds, chosen = measure(args, model, batch, scratch)
+                except Exception as error:  # one model's failure must not end the run
+                    print(f"{model:<24}{batch:>6}   failed: {error}", flush=True)
+                    continue
+            line = f"{model:<24}{batch:>6}" + "".join(f"{medians[s] * 1e3:>17.2f}" for s in SIDES)
+            for name, numerator, denominators in RATIOS:
+                value = ratio(medians, numerator, denominators)
+                ratios[name].append(value)
+                low, high = ratio_interval([ratio(r, numerator, denominators) for r in rounds])
+                line += f"{f'{value:.3f} [{low:.2f}, {high:.2f}]':>24}"
+            print(line + f"   {chosen.get('auto', '')}", flush=True)
+    if ratios[RATIOS[0][0]]:
+        print(f"{'geomean':<30}{'':>85}" +
+              "".join(f"{geomean(values):>24.3f}" for values in ratios.values()))
+    print(f"load average {os.getloadavg()[0]:.2f} at end")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

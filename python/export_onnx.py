@@ -1,0 +1,54 @@
+"""Exports a traced TorchScript module to ONNX (the openvino and onnxruntime backends).
+
+tracebench hands over the module with its outputs already flat (one tensor after another) and
+its example inputs, all tensors; the ONNX graph's inputs are named input_0, input_1, ... and
+its outputs output_0, output_1, ... in that order. PyTorch 1.x exports with its TorchScript
+exporter; PyTorch 2.x with the dynamo exporter (torch.export, then onnxscript) on the module's
+ExportedProgram. Weights are initializers of the graph, kept in float32. A failure ends in a
+verdict line (traced_exporter.py).
+
+    python export_onnx.py --module M.pt --inputs I.pkl --output M.onnx
+"""
+
+import sys
+
+import traced_exporter
+
+# The newest opset PyTorch 1.13's exporter writes; the dynamo exporter starts at 18.
+OPSET_TORCHSCRIPT_EXPORTER = 17
+OPSET_DYNAMO_EXPORTER = 18
+
+# Errors that say the model uses what ONNX cannot express (an operator without an ONNX
+# symbolic or translation), not that the export went wrong.
+UNSUPPORTED = {"UnsupportedOperatorError", "UnsupportedOperatorException"}
+
+
+def names(prefix, count):
+    return [f"{prefix}_{i}" for i in range(count)]
+
+
+def export(module, inputs, output):
+    import torch
+
+    outputs = module(*inputs)
+    output_count = len(outputs) if isinstance(outputs, (tuple, list)) else 1
+    input_names = names("input", len(inputs))
+    output_names = names("output", output_count)
+    if int(torch.__version__.split(".")[0]) < 2:
+        torch.onnx.export(module, tuple(inputs), output, opset_version=OPSET_TORCHSCRIPT_EXPORTER,
+                          do_constant_folding=True, input_names=input_names,
+                          output_names=output_names)
+        return
+    program = traced_exporter.exported_program(module, inputs)
+    onnx_program = torch.onnx.export(program, (), dynamo=True, opset_version=OPSET_DYNAMO_EXPORTER,
+                                     input_names=input_names, output_names=output_names,
+                                     optimize=True, verbose=False)
+    onnx_program.save(output)
+
+
+def main():
+    return traced_exporter.run("onnx", __doc__.splitlines()[0], export, UNSUPPORTED)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,226 @@
+"""Runs a model in a Python runtime for tracebench (src/backends/python_worker.h).
+
+Started by a model's child process with the peer runtimes' Python. It reads requests on stdin
+and answers on stdout: an 8-byte little-endian length, that many bytes of JSON, then the raw
+bytes (C order) of each tensor its "tensors" list describes as {"dtype", "shape"}.
+
+    {"op": "load", "runtime", "model", "threads", "options"}
+        -> {"runtime", "version", "language", "settings", "load_seconds"}
+    {"op": "run", "calls": N, "outputs": bool, "tensors": inputs}
+        -> {"seconds": [one per call], "tensors": the last call's outputs, or []}
+
+Each call is timed here, around the runtime's own call as its users make it, so moving tensors
+between the processes is outside every sample. A failed request answers {"error": "Kind: first
+line", "unsupported": bool} and the worker goes on; it ends when stdin closes. Anything the
+runtime prints goes to stderr, never into the exchange.
+"""
+
+import json
+import os
+import platform
+import struct
+import sys
+import time
+
+import numpy as np
+
+LENGTH = struct.Struct("<Q")
+
+
+class OnnxRuntime:
+    """ONNX Runtime's CPU execution provider with every graph optimization, as its users call it."""
+
+    def __init__(self, model, threads, options):
+        import onnxruntime as ort
+
+        session_options = ort.SessionOptions()
+        session_options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        session_options.intra_op_num_threads = threads
+        session_options.inter_op_num_threads = 1
+        session_options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+        for key, value in options.items():
+            session_options.add_session_config_entry(key, str(value))
+        self.session = ort.InferenceSession(model, session_options,
+                                            providers=["CPUExecutionProvider"])
+        # export_onnx.py names the inputs input_0, input_1, ...; an input the graph does not
+        # use is not among them.
+        self.inputs = [(port.name, int(port.name.rsplit("_", 1)[1]))
+                       for port in self.session.get_inputs()]
+        self.version = ort.__version__
+        self.settings = {
+            "providers": ",".join(self.session.get_providers()),
+            "graph_optimization_level": "ORT_ENABLE_ALL",
+            "intra_op_num_threads": threads,
+            "inter_op_num_threads": 1,
+            "execution_mode": "ORT_SEQUENTIAL",
+            **options,
+        }
+
+    name = "ONNX Runtime"
+
+    @staticmethod
+    def unsupported(error):
+        """Whether loading failed because ONNX Runtime has no kernel for an op of the model."""
+        return "NOT_IMPLEMENTED" in str(error)
+
+    def feeds(self, arrays):
+        return {name: arrays[index] for name, index in self.inputs}
+
+    def __call__(self, feeds):
+        return self.session.run(None, feeds)
+
+    def outputs(self, returned):
+        return [np.asarray(array) for array in returned]
+
+
+class TorchCompile:
+    """torch.compile with inductor and its freezing, on the trace made an ExportedProgram's module
+    (as the aot_inductor backend makes it); options: "inputs" (the example inputs' file, which
+    the compile runs on) and "mode". Compiling happens in the first call, here in the load."""
+
+    name = "torch.compile"
+
+    def __init__(self, model, threads, options):
+        import torch
+        import torch._inductor.config
+
+        import traced_exporter
+
+        torch.set_num_threads(threads)
+        torch._inductor.config.freezing = True
+        module = torch.jit.load(model).eval()
+        example = torch.load(options["inputs"])
+        with torch.no_grad():
+            program = traced_exporter.exported_program(module, example)
+            self.compiled = torch.compile(program.module(), mode=options["mode"])
+            self.compiled(*example)
+        self.torch = torch
+        self.version = torch.__version__
+        self.settings = {"backend": "inductor", "mode": options["mode"], "freezing": True,
+                         "threads": torch.get_num_threads()}
+
+    @staticmethod
+    def unsupported(error):
+        """Whether torch.export cannot capture the model by design (as export_aot_inductor.py)."""
+        return type(error).__name__ == "UnsupportedOperatorException"
+
+    def feeds(self, arrays):
+        return [self.torch.from_numpy(array) for array in arrays]
+
+    def __call__(self, feeds):
+        with self.torch.no_grad():
+            return self.compiled(*feeds)
+
+    def outputs(self, returned):
+        from torch.utils import _pytree
+
+        return [leaf.numpy() for leaf in _pytree.tree_leaves(returned)
+                if isinstance(leaf, self.torch.Tensor)]
+
+
+RUNTIMES = {"onnxruntime": OnnxRuntime, "torch_compile": TorchCompile}
+
+
+def read_exactly(stream, size):
+    data = bytearray(size)
+    view = memoryview(data)
+    got = 0
+    while got < size:
+        n = stream.readinto(view[got:])
+        if not n:
+            raise EOFError
+        got += n
+    return data
+
+
+def read_message(stream):
+    (length,) = LENGTH.unpack(read_exactly(stream, LENGTH.size))
+    header = json.loads(read_exactly(stream, length))
+    arrays = []
+    for described in header.get("tensors", []):
+        dtype = np.dtype(described["dtype"])
+        shape = described["shape"]
+        size = dtype.itemsize * int(np.prod(shape, dtype=np.int64))
+        arrays.append(np.frombuffer(read_exactly(stream, size), dtype=dtype).reshape(shape))
+    return header, arrays
+
+
+def write_message(stream, header, arrays=()):
+    arrays = [np.ascontiguousarray(array) for array in arrays]
+    header = dict(header, tensors=[{"dtype": array.dtype.name, "shape": list(array.shape)}
+                                   for array in arrays])
+    body = json.dumps(header).encode()
+    stream.write(LENGTH.pack(len(body)))
+    stream.write(body)
+    for array in arrays:
+        stream.write(array.tobytes())
+    stream.flush()
+
+
+def load(request):
+    runtime_class = RUNTIMES.get(request["runtime"])
+    if runtime_class is None:
+        raise ValueError(f"no runtime {request['runtime']} here (known: {', '.join(RUNTIMES)})")
+    start = time.perf_counter()
+    runtime = runtime_class(request["model"], int(request["threads"]), request.get("options", {}))
+    reply = {"runtime": runtime.name, "version": runtime.version,
+             "language": f"Python {platform.python_version()}", "settings": runtime.settings,
+             "load_seconds": time.perf_counter() - start}
+    return runtime, reply
+
+
+def run(runtime, request, arrays):
+    feeds = runtime.feeds(arrays)
+    seconds = []
+    returned = None
+    for _ in range(int(request["calls"])):
+        start = time.perf_counter()
+        returned = runtime(feeds)
+        seconds.append(time.perf_counter() - start)
+    outputs = runtime.outputs(returned) if request.get("outputs") else []
+    return {"seconds": seconds}, outputs
+
+
+def error_reply(request, error):
+    """The row's line for a failed request, and whether the model or this environment is beyond
+    the runtime by design (unsupported) rather than something having gone wrong."""
+    first = str(error).strip().splitlines()
+    line = f"{type(error).__name__}: {first[0] if first else ''}"
+    if isinstance(error, ImportError):  # the runtime is not installed here
+        return {"error": f"{line} in {sys.executable}: run `make peers-env` "
+                         "(scripts/setup-peers.sh)", "unsupported": True}
+    runtime_class = RUNTIMES.get(request.get("runtime", "")) if request["op"] == "load" else None
+    return {"error": line, "unsupported": bool(runtime_class and runtime_class.unsupported(error))}
+
+
+def main():
+    requests = sys.stdin.buffer
+    # The exchange keeps the real stdout; print() and the runtimes' own output go to stderr.
+    replies = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    runtime = None
+    while True:
+        try:
+            request, arrays = read_message(requests)
+        except EOFError:
+            return 0
+        try:
+            if request["op"] == "load":
+                runtime, reply = load(request)
+                write_message(replies, reply)
+            elif request["op"] == "run":
+                if runtime is None:
+                    raise RuntimeError("run before load")
+                reply, outputs = run(runtime, request, arrays)
+                write_message(replies, reply, outputs)
+            else:
+                raise ValueError(f"unknown op {request['op']}")
+        except Exception as error:  # the row shows this line; the trace goes to stderr
+            import traceback
+
+            traceback.print_exc()
+            write_message(replies, error_reply(request, error))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

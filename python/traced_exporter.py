@@ -1,0 +1,61 @@
+"""What tracebench's exporters of a traced model share (export_aot_inductor.py, export_onnx.py).
+
+tracebench traces the model (from any source: built-in, .cpp, .pt or .py) into a TorchScript
+module and saves it with the example inputs; an exporter, run by the Python whose torch is the
+build's LibTorch, turns the module into another runtime's file. On failure it prints a last line
+"BACKEND export failed: KIND: first line" (exit 1) or "BACKEND export unsupported: ..." (exit 3,
+the model is beyond the exporter by design), which the row quotes.
+
+    python EXPORTER.py --module M.pt --inputs I.pkl --output FILE
+"""
+
+import argparse
+import sys
+
+EXIT_UNSUPPORTED = 3
+
+
+def exported_program(module, inputs):
+    """The ExportedProgram of a TorchScript module, as torch.export makes it (PyTorch 2.x).
+
+    The TorchScript converter's own program computes the same, but inductor's freezing
+    does not prepack its convolution weights into oneDNN's layout, so each call reorders
+    every weight (resnet50, batch 1, 2 threads, one process: 81 ms against 60 ms). Exporting
+    the converted program's module once more gives the program torch.export makes from
+    an nn.Module, whose weights freezing prepacks (56 ms; docs/pytorch2.md).
+    """
+    import torch
+    from torch._export.converter import TS2EPConverter
+
+    converted = TS2EPConverter(module, tuple(inputs)).convert()
+    return torch.export.export(converted.module(), tuple(inputs))
+
+
+def run(backend, description, export, unsupported):
+    """Parses the arguments, loads the module and inputs and calls export(module, inputs, output)
+    under no_grad. An exception whose class name is in `unsupported` says the model is beyond
+    the exporter; any other is a failure. Returns the exit code."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--module", required=True, help="TorchScript module (torch.jit.save)")
+    parser.add_argument("--inputs", required=True, help="example inputs (torch::pickle_save)")
+    parser.add_argument("--output", required=True, help="the file to write")
+    args = parser.parse_args()
+
+    import torch
+
+    try:
+        module = torch.jit.load(args.module).eval()
+        inputs = torch.load(args.inputs)  # a tuple of tensors: weights_only's default reads it
+        with torch.no_grad():
+            export(module, inputs, args.output)
+    except Exception as error:  # the row shows this line; the trace goes before it
+        import traceback
+
+        traceback.print_exc()
+        first = str(error).strip().splitlines()
+        kind = type(error).__name__
+        verdict = "unsupported" if kind in unsupported else "failed"
+        print(f"{backend} export {verdict}: {kind}: {first[0] if first else ''}", file=sys.stderr)
+        return EXIT_UNSUPPORTED if verdict == "unsupported" else 1
+    return 0
+
