@@ -5,6 +5,9 @@ ONNX Runtime (ONNX) with --save-optimized; then, in rounds whose order flips eac
 processes time it five ways, so that drift in machine load hits every side alike:
   - tracebench --backend auto (its fastest candidate, the peers included);
   - tracebench --backend openvino, and --backend onnxruntime (its Python worker);
+  - tracebench --backend openvino with --sample-order interleaved ("openvino mixed"): each of
+    its calls follows one of eager's, so OpenVINO's TBB threads and LibTorch's OpenMP threads
+    take turns in one process, as in every interleaved run;
   - OpenVINO's own Python API on the saved IR, with the settings tracebench recorded;
   - ONNX Runtime's own Python API on the saved ONNX file, likewise;
 each a block of --repeat timed calls after warm-up, tracebench's with --sample-order blocked
@@ -32,9 +35,10 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from vs_python import MODELS, child_environment, geomean, last_line, ratio_interval  # noqa: E402
 
-SIDES = ["auto", "openvino", "onnxruntime", "openvino API", "onnxruntime API"]
+SIDES = ["auto", "openvino", "openvino mixed", "onnxruntime", "openvino API", "onnxruntime API"]
 RATIOS = [("auto / best API", "auto", ("openvino API", "onnxruntime API")),
           ("ov / ov API", "openvino", ("openvino API",)),
+          ("ov mixed / ov API", "openvino mixed", ("openvino API",)),
           ("ort / ort API", "onnxruntime", ("onnxruntime API",))]
 
 
@@ -129,13 +133,15 @@ def side_samples(args, side, model, batch, scratch, exported, chosen):
                     "--threads", str(args.threads), "--repeat", str(args.repeat),
                     "--warmup", str(args.warmup), "--model-file"] + exported[side])
         return json.loads(done.stdout)
-    report = os.path.join(scratch, f"{model}.{side}.json")
-    run([args.tracebench, "--performance", "--backend", side, "-n", str(args.repeat),
-         "--sample-order", "blocked", "--json", report] + tracebench_flags(args, model, batch))
+    backend, _, mixed = side.partition(" ")
+    report = os.path.join(scratch, f"{model}.{backend}.json")
+    run([args.tracebench, "--performance", "--backend", backend, "-n", str(args.repeat),
+         "--sample-order", "interleaved" if mixed else "blocked", "--json", report]
+        + tracebench_flags(args, model, batch))
     with open(report) as file:
-        row = next(row for row in json.load(file)["rows"] if row["backend"] == side)
+        row = next(row for row in json.load(file)["rows"] if row["backend"] == backend)
     if row["status"] != "pass":
-        raise RuntimeError(f"tracebench --backend {side}: {row['status']}: {row['error']}")
+        raise RuntimeError(f"tracebench --backend {backend}: {row['status']}: {row['error']}")
     chosen[side] = row.get("chosen", "")
     return row["samples_s"]
 
@@ -197,7 +203,7 @@ def main():
           f"load average {os.getloadavg()[0]:.2f} at start")
     header = f"{'model':<24}{'batch':>6}" + "".join(f"{side:>17}" for side in SIDES)
     header += "".join(f"{name:>24}" for name, _, _ in RATIOS) + "   auto ran"
-    print(header + "\n" + " " * 30 + "(ms per call, medians)" + " " * 63 +
+    print(header + "\n" + " " * 30 + "(ms per call, medians)" + " " * (17 * len(SIDES) - 22) +
           "(ratio [95% CI over rounds])")
     ratios = {name: [] for name, _, _ in RATIOS}
     for batch in args.batch_sizes:
@@ -216,7 +222,7 @@ def main():
                 line += f"{f'{value:.3f} [{low:.2f}, {high:.2f}]':>24}"
             print(line + f"   {chosen.get('auto', '')}", flush=True)
     if ratios[RATIOS[0][0]]:
-        print(f"{'geomean':<30}{'':>85}" +
+        print(f"{'geomean':<30}{'':>{17 * len(SIDES)}}" +
               "".join(f"{geomean(values):>24.3f}" for values in ratios.values()))
     print(f"load average {os.getloadavg()[0]:.2f} at end")
     return 0

@@ -19,8 +19,9 @@ OPSET_TORCHSCRIPT_EXPORTER = 17
 OPSET_DYNAMO_EXPORTER = 18
 
 # Errors that say the model uses what ONNX cannot express (an operator without an ONNX
-# symbolic or translation), not that the export went wrong.
-UNSUPPORTED = {"UnsupportedOperatorError", "UnsupportedOperatorException"}
+# symbolic, PyTorch 1.x; without an ONNX function or decomposition, 2.x's DispatchError), not
+# that the export went wrong.
+UNSUPPORTED = {"UnsupportedOperatorError", "UnsupportedOperatorException", "DispatchError"}
 
 
 def names(prefix, count):

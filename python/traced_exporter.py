@@ -52,10 +52,17 @@ def run(backend, description, export, unsupported):
         import traceback
 
         traceback.print_exc()
-        first = str(error).strip().splitlines()
-        kind = type(error).__name__
-        verdict = "unsupported" if kind in unsupported else "failed"
-        print(f"{backend} export {verdict}: {kind}: {first[0] if first else ''}", file=sys.stderr)
+        # An exporter may wrap the reason in errors of its own (PyTorch 2.x's ONNX exporter: a
+        # ConversionError caused by a DispatchError naming the op): the first unsupported
+        # cause is the verdict.
+        causes = [error]
+        while causes[-1].__cause__ is not None:
+            causes.append(causes[-1].__cause__)
+        reason = next((cause for cause in causes if type(cause).__name__ in unsupported), error)
+        first = str(reason).strip().splitlines()
+        verdict = "unsupported" if type(reason).__name__ in unsupported else "failed"
+        print(f"{backend} export {verdict}: {type(reason).__name__}: {first[0] if first else ''}",
+              file=sys.stderr)
         return EXIT_UNSUPPORTED if verdict == "unsupported" else 1
     return 0
 

@@ -192,5 +192,37 @@ TEST(PeerRuntimes, ListNamesTheRuntimesAndTheirVersions) {
 #endif
 }
 
+#if TORCH_VERSION_MAJOR >= 2
+
+TEST(PeerRuntimes, TorchCompileRunsInTheWorkerInBothModes) {
+  auto rows =
+      rows_by_backend(testing::fresh_temp_directory("peers-compile-cache"),
+                      "torch_compile,torch_compile_max_autotune", kTimed, "peers-compile.json");
+  for (const auto& [backend, mode] :
+       {std::pair<std::string, std::string>{"torch_compile", "mode=default"},
+        {"torch_compile_max_autotune", "mode=max-autotune-no-cudagraphs"}}) {
+    const auto& row = rows[backend];
+    ASSERT_EQ(row["status"], "pass") << row;
+    EXPECT_TRUE(contains(row["runtime"], "torch.compile 2.")) << row;
+    EXPECT_TRUE(contains(row["runtime_settings"], mode)) << row;
+    EXPECT_TRUE(contains(row["runtime_settings"], "freezing=true")) << row;
+    EXPECT_TRUE(contains(row["runtime_settings"], "threads=1")) << row;
+    // inductor compiles in the worker's load, inside the compile step.
+    EXPECT_GT(row["compilation_latency_s"].get<double>(), 1.0) << row;
+  }
+}
+
+#else
+
+TEST(PeerRuntimes, TorchCompileSaysWhichBuildItNeeds) {
+  auto rows = rows_by_backend(testing::fresh_temp_directory("peers-compile-cache"), "torch_compile",
+                              kTimed, "peers-compile.json");
+  EXPECT_EQ(rows["torch_compile"]["status"], "unsupported") << rows["torch_compile"];
+  EXPECT_TRUE(contains(rows["torch_compile"]["error"], "make build-torch2"))
+      << rows["torch_compile"];
+}
+
+#endif
+
 }  // namespace
 }  // namespace tracebench
