@@ -65,7 +65,7 @@ def openvino_api(model, settings, threads):
         "ENABLE_CPU_PINNING": settings["ENABLE_CPU_PINNING"] == "YES",
     })
     request = compiled.create_infer_request()
-    inputs = api_inputs([(port.shape.to_shape(), port.element_type.to_dtype())
+    inputs = api_inputs([(list(port.shape), port.element_type.to_dtype())
                          for port in compiled.inputs])
     return lambda: request.infer(inputs)
 

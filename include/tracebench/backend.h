@@ -110,6 +110,12 @@ class CompiledModel {
     const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
     return elapsed.count() / static_cast<double>(calls);
   }
+  /// Untimed calls before each timed sample. A runtime with a thread pool of
+  /// its own (OpenVINO's TBB, a worker process's) runs slowly while LibTorch's
+  /// OpenMP threads still spin after the call before it, as they do when
+  /// samples interleave (openvino on mobilenet_v2: 2x; docs/peers.md); one
+  /// call of its own outlasts that.
+  virtual int64_t settling_calls() const { return 0; }
   /// The runtime that ran it, its version and language: "OpenVINO 2026.4.1 (C++)".
   virtual std::string runtime() const { return libtorch_runtime(); }
   /// The runtime's settings it ran with (KEY -> value, as the runtime's own

@@ -196,6 +196,8 @@ class OpenVinoModel final : public CompiledModel {
   }
 
   std::string runtime() const override { return "OpenVINO " + openvino_version() + " (C++)"; }
+  // Its TBB threads and LibTorch's OpenMP threads share the cores (see CompiledModel).
+  int64_t settling_calls() const override { return 1; }
 
   std::map<std::string, std::string> runtime_settings() const override {
     const auto precision = compiled_->get_property(ov::hint::inference_precision);

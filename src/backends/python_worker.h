@@ -73,6 +73,8 @@ class WorkerModel final : public CompiledModel {
   c10::IValue run(const std::vector<c10::IValue>& inputs) override;
   double seconds_per_call(const std::vector<c10::IValue>& inputs, int64_t calls) override;
   std::string runtime() const override { return runtime_; }
+  // Its process shares the cores with this one's OpenMP threads (CompiledModel).
+  int64_t settling_calls() const override { return 1; }
   std::map<std::string, std::string> runtime_settings() const override { return settings_; }
   std::map<std::string, double> counters() const override { return counters_; }
   void set_counter(const std::string& name, double value) { counters_[name] = value; }

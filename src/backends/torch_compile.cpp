@@ -41,6 +41,7 @@ class TorchCompileModel final : public CompiledModel {
     return worker_->seconds_per_call(inputs, calls);
   }
   std::string runtime() const override { return worker_->runtime(); }
+  int64_t settling_calls() const override { return worker_->settling_calls(); }
   std::map<std::string, std::string> runtime_settings() const override {
     return worker_->runtime_settings();
   }

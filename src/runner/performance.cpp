@@ -191,6 +191,9 @@ void take_sample(Contender& contender, const std::vector<c10::IValue>& inputs, i
   if (contender.failed) return;
   publish(ChildPhase::kSampling, contender);
   try {
+    for (int64_t i = 0; i < contender.compiled->settling_calls(); ++i) {
+      contender.compiled->run(inputs);
+    }
     if (contender.other_streams.empty()) {
       contender.samples.push_back(contender.compiled->seconds_per_call(inputs, iterations));
       return;
