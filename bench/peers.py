@@ -33,7 +33,8 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from vs_python import MODELS, child_environment, geomean, last_line, ratio_interval  # noqa: E402
+from vs_python import (MODELS, child_environment, geomean, last_line, ratio_interval,  # noqa: E402
+                       tracebench_missing)
 
 SIDES = ["auto", "openvino", "openvino mixed", "onnxruntime", "openvino API", "onnxruntime API"]
 RATIOS = [("auto / best API", "auto", ("openvino API", "onnxruntime API")),
@@ -191,9 +192,9 @@ def main():
         print(f"peers.py: error: {error} in {sys.executable}; run it with build-peers/venv/bin/python"
               " (make peers-env)", file=sys.stderr)
         return 2
-    if not os.access(args.tracebench, os.X_OK):
-        print(f"peers.py: error: no tracebench binary at {args.tracebench}; run `make build` or "
-              "pass --tracebench PATH", file=sys.stderr)
+    missing = tracebench_missing(args.tracebench, "peers.py")
+    if missing:
+        print(missing, file=sys.stderr)
         return 2
 
     environment = child_environment()

@@ -27,6 +27,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from vs_python import tracebench_missing  # noqa: E402
+
 MODELS = ["resnet18", "resnet50", "resnext50_32x4d", "alexnet", "mobilenet_v2", "mnasnet1_0",
           "squeezenet1_1", "vgg16"]
 TRACEBENCH_BACKENDS = ["lazy_trace_once", "lazy_trace_everytime"]
@@ -123,9 +126,9 @@ def main():
         print(f"torch_xla_peer.py: error: {sys.executable} cannot import torch_xla ({error}); "
               "run it with build-xla/venv/bin/python (make bench-xla-peer)", file=sys.stderr)
         return 2
-    if not os.access(args.tracebench, os.X_OK):
-        print(f"torch_xla_peer.py: error: no tracebench binary at {args.tracebench}; run "
-              "`make build` or pass --tracebench PATH", file=sys.stderr)
+    missing = tracebench_missing(args.tracebench, "torch_xla_peer.py")
+    if missing:
+        print(missing, file=sys.stderr)
         return 2
 
     import torch

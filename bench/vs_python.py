@@ -169,6 +169,14 @@ def ratio_interval(round_ratios):
     return math.exp(center - half), math.exp(center + half)
 
 
+def tracebench_missing(path, script):
+    """The error line for a bench script whose --tracebench binary is not there, or None."""
+    if os.access(path, os.X_OK):
+        return None
+    return (f"{script}: error: no tracebench binary at {path}; run `make build` or pass "
+            "--tracebench PATH")
+
+
 def geomean(values):
     return math.exp(sum(math.log(v) for v in values) / len(values))
 
@@ -327,9 +335,9 @@ def main():
         print(f"vs_python.py: error: {sys.executable} cannot import torchvision; "
               "run with /usr/bin/python3 (apt-get install python3-torchvision)", file=sys.stderr)
         return 2
-    if not os.access(args.tracebench, os.X_OK):
-        print(f"vs_python.py: error: no tracebench binary at {args.tracebench}; "
-              "run `make build` or pass --tracebench PATH", file=sys.stderr)
+    missing = tracebench_missing(args.tracebench, "vs_python.py")
+    if missing:
+        print(missing, file=sys.stderr)
         return 2
 
     print(f"tracebench --backend {args.backend} (--auto-tolerance {args.auto_tolerance}) against "
