@@ -40,6 +40,9 @@ std::string openvino_version() {
   return build.substr(0, build.find('-'));
 }
 
+// What rows and `tracebench list` name as the runtime.
+std::string openvino_runtime() { return "OpenVINO " + openvino_version() + " (C++)"; }
+
 ov::Core& core() {
   static ov::Core instance;  // loads the plugins once per process
   return instance;
@@ -195,7 +198,7 @@ class OpenVinoModel final : public CompiledModel {
     return refill_outputs(output_structure_, flat, kWhat);
   }
 
-  std::string runtime() const override { return "OpenVINO " + openvino_version() + " (C++)"; }
+  std::string runtime() const override { return openvino_runtime(); }
   // Its TBB threads and LibTorch's OpenMP threads share the cores (see CompiledModel).
   int64_t settling_calls() const override { return 1; }
 
@@ -293,7 +296,7 @@ class OpenVinoBackend final : public Backend {
 
   std::string runtime() const override {
 #ifdef TRACEBENCH_HAS_OPENVINO
-    return "OpenVINO " + openvino_version() + " (C++)";
+    return openvino_runtime();
 #else
     return std::string("missing: ") + kMissing;
 #endif
