@@ -6,8 +6,12 @@ bytes (C order) of each tensor its "tensors" list describes as {"dtype", "shape"
 
     {"op": "load", "runtime", "model", "threads", "options"}
         -> {"runtime", "version", "language", "settings", "load_seconds"}
-    {"op": "run", "calls": N, "outputs": bool, "tensors": inputs}
+    {"op": "run", "calls": N, "outputs": bool, "quiet_after": bool, "tensors": inputs}
         -> {"seconds": [one per call], "tensors": the last call's outputs, or []}
+
+With "quiet_after", the answer waits until the runtime's threads have stopped spinning after the
+calls (ONNX Runtime's spin for about 40 ms), so that they take no core from whatever the harness
+times next (src/measure/quiet_threads.h).
 
 Each call is timed here, around the runtime's own call as its users make it, so moving tensors
 between the processes is outside every sample. A failed request answers {"error": "Kind: first
@@ -20,6 +24,7 @@ import os
 import platform
 import struct
 import sys
+import threading
 import time
 
 import numpy as np
@@ -169,6 +174,30 @@ def load(request):
     return runtime, reply
 
 
+def another_thread_runs():
+    """Whether a thread of this process other than the caller is running or runnable."""
+    for task in os.listdir("/proc/self/task"):
+        if int(task) == threading.get_native_id():
+            continue
+        try:
+            with open(f"/proc/self/task/{task}/stat") as stat:
+                line = stat.read()
+        except FileNotFoundError:  # the thread ended
+            continue
+        if line[line.rindex(")") + 2] == "R":
+            return True
+    return False
+
+
+def wait_for_quiet_threads():
+    """Returns once no other thread of this process runs, or after 100 ms: the rule of
+    src/measure/quiet_threads.h."""
+    for _ in range(100):
+        if not another_thread_runs():
+            return
+        time.sleep(1e-3)
+
+
 def run(runtime, request, arrays):
     feeds = runtime.feeds(arrays)
     seconds = []
@@ -178,6 +207,8 @@ def run(runtime, request, arrays):
         returned = runtime(feeds)
         seconds.append(time.perf_counter() - start)
     outputs = runtime.outputs(returned) if request.get("outputs") else []
+    if request.get("quiet_after"):
+        wait_for_quiet_threads()
     return {"seconds": seconds}, outputs
 
 

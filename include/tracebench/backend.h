@@ -110,11 +110,14 @@ class CompiledModel {
     const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
     return elapsed.count() / static_cast<double>(calls);
   }
-  /// Untimed calls before each timed sample. A runtime with a thread pool of
-  /// its own (OpenVINO's TBB, a worker process's) runs slowly while LibTorch's
-  /// OpenMP threads still spin after the call before it, as they do when
-  /// samples interleave (openvino on mobilenet_v2: 2x; docs/peers.md); one
-  /// call of its own outlasts that.
+  /// Untimed calls before each timed sample; not zero for a model that
+  /// computes on a thread pool other than LibTorch's OpenMP (OpenVINO's TBB,
+  /// XNNPACK's pthreadpool, a worker process's). Pools' threads spin after a
+  /// call, and a contender timed while another's spin ran up to 2x slower
+  /// (openvino on mobilenet_v2; docs/peers.md). When any contender asks for
+  /// settling calls, every contender's sample first waits for quiet threads
+  /// (measure/quiet_threads.h) and then makes these calls, which wake its own
+  /// pool as a user's previous call would.
   virtual int64_t settling_calls() const { return 0; }
   /// The runtime that ran it, its version and language: "OpenVINO 2026.4.1 (C++)".
   virtual std::string runtime() const { return libtorch_runtime(); }

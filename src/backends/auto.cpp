@@ -14,6 +14,7 @@
 #include "accuracy/tolerance.h"
 #include "backends/frozen_graph.h"
 #include "backends/registry.h"
+#include "measure/quiet_threads.h"
 #include "measure/statistics.h"
 #include "util/tensor_tree.h"
 #include "util/text.h"
@@ -191,11 +192,13 @@ class AutoBackend final : public Backend {
     }
     for (int round = 0; round < kRounds; ++round) {
       for (auto& candidate : kept) {
-        // Each timed call follows an untimed one of the same candidate: right
-        // after another candidate's call, the other's threads (LibTorch's
-        // OpenMP, OpenVINO's TBB, a worker's ONNX Runtime pool) still spin and
-        // take cores from this one (alexnet: onnxruntime lost to xnnpack by 1.4x).
+        // Right after another candidate's call, the other's threads (LibTorch's
+        // OpenMP, XNNPACK's pthreadpool, OpenVINO's TBB, a worker's ONNX
+        // Runtime pool) still spin and take cores from this one (alexnet:
+        // onnxruntime lost to xnnpack by 1.4x): wait for them, then wake this
+        // candidate's own threads with an untimed call, as the timed samples do.
         announce(candidate.name);
+        wait_for_quiet_threads();
         candidate.compiled->run(inputs);
         candidate.samples_s.push_back(candidate.compiled->seconds_per_call(inputs, 1));
       }

@@ -83,7 +83,7 @@ class WorkerModel final : public CompiledModel {
 
  private:
   // `calls` calls timed in the worker; their outputs when `outputs` is set.
-  std::vector<double> call(const std::vector<c10::IValue>& inputs, int64_t calls, bool outputs,
+  std::vector<double> call(const std::vector<c10::IValue>& inputs, int64_t calls, bool timed,
                            std::vector<at::Tensor>& returned);
 
   PythonWorker worker_;

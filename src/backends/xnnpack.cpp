@@ -115,6 +115,10 @@ class XnnpackModel final : public GraphExecutorModel {
     return output;
   }
 
+  // XNNPACK's pool is caffe2's pthreadpool, not OpenMP's (see
+  // CompiledModel::settling_calls).
+  int64_t settling_calls() const override { return 1; }
+
   std::map<std::string, double> counters() const override {
     return {{"xnnpack_ops", static_cast<double>(packed_ops_)},
             {"xnnpack_fused_activations", static_cast<double>(fused_activations_)}};

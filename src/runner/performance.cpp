@@ -14,6 +14,7 @@
 #include "backends/flops.h"
 #include "backends/registry.h"
 #include "measure/memory.h"
+#include "measure/quiet_threads.h"
 #include "measure/statistics.h"
 #include "report/row_figures.h"
 #include "runner/child_phase.h"
@@ -187,11 +188,29 @@ void verify_against_eager(Contender& contender, const Contender& eager,
   }
 }
 
-void take_sample(Contender& contender, const std::vector<c10::IValue>& inputs, int64_t iterations) {
+// Untimed calls each contender makes before each timed sample: the most any
+// contender asks for, eager included. When it is not zero, some contender
+// computes on a thread pool other than LibTorch's OpenMP, and whichever
+// contender comes next in the shuffled order would run while that pool's
+// threads still spin: eager right after OpenVINO's or ONNX Runtime's call ran
+// 1.5-2x its time alone, inflating every row's speedup over it. Each sample
+// then first waits for quiet threads (measure/quiet_threads.h), and the
+// untimed call wakes the contender's own pool as a user's previous call would.
+int64_t settling_calls(const std::vector<Contender>& contenders) {
+  int64_t calls = 0;
+  for (const auto& contender : contenders) {
+    if (!contender.failed) calls = std::max(calls, contender.compiled->settling_calls());
+  }
+  return calls;
+}
+
+void take_sample(Contender& contender, const std::vector<c10::IValue>& inputs, int64_t iterations,
+                 int64_t settling_calls) {
   if (contender.failed) return;
   publish(ChildPhase::kSampling, contender);
   try {
-    for (int64_t i = 0; i < contender.compiled->settling_calls(); ++i) {
+    if (settling_calls > 0) wait_for_quiet_threads();
+    for (int64_t i = 0; i < settling_calls; ++i) {
       contender.compiled->run(inputs);
     }
     if (contender.other_streams.empty()) {
@@ -371,12 +390,13 @@ std::vector<ResultRow> measure_performance(LoadedModel& loaded, const RunOptions
 
   const auto pool = make_input_pool(loaded, options, dtype);
   SampleBudget budget(options, contenders.size());
+  const int64_t settling = settling_calls(contenders);
   while (budget.another_repetition() && !contenders[0].failed) {
     const auto sample_inputs = options.randomize_input
                                    ? randomized_inputs(inputs, options.seed, budget.sample_index())
                                    : pool[static_cast<size_t>(budget.sample_index()) % pool.size()];
     for (size_t index : budget.next_order()) {
-      take_sample(contenders[index], sample_inputs, options.iterations_per_run);
+      take_sample(contenders[index], sample_inputs, options.iterations_per_run, settling);
     }
     budget.finish_repetition(sample_views(contenders));
   }
