@@ -5,7 +5,7 @@
 BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 
-.PHONY: deps peers-env build run test bench bench-peers slurm-e2e bench-python bench-backends torch2-env build-torch2 test-torch2 bench-compile bench-xla-peer clean
+.PHONY: deps peers-env build run test test-fast bench bench-peers slurm-e2e bench-python bench-backends torch2-env build-torch2 test-torch2 bench-compile bench-xla-peer clean
 
 deps:
 	./scripts/install-deps.sh
@@ -24,6 +24,11 @@ run: build
 
 test: build
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
+
+# The edit-compile-test loop: the unit and end-to-end tests, without the lazy
+# backends, the corpora, the zoo's references and the fuzzers (README: Tests).
+test-fast: build
+	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS) -L '^(unit|e2e)$$' -LE fuzz
 
 bench: build
 	$(BUILD_DIR)/bench/harness_overhead

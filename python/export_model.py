@@ -263,14 +263,34 @@ def trace(wrapper, inputs, class_name):
                           f"inputs under torch.jit.trace")
 
 
-def save_archive(traced, path, inputs, input_names, output_paths):
+def save_archive(traced, path, inputs, input_names, output_paths, class_name):
+    """Writes the archive whole or not at all: a failed save leaves no file for the cache to
+    take for a model."""
     buffer = io.BytesIO()
     torch.save(tuple(inputs), buffer)  # a tuple: LibTorch 1.13's unpickler lacks APPEND
-    torch.jit.save(traced, path, _extra_files={
-        "tracebench/example_inputs.pt": buffer.getvalue(),
-        "tracebench/input_names.json": json.dumps(input_names),
-        "tracebench/output_paths.json": json.dumps(output_paths),
-    })
+    partial = path + ".partial"
+    try:
+        torch.jit.save(traced, partial, _extra_files={
+            "tracebench/example_inputs.pt": buffer.getvalue(),
+            "tracebench/input_names.json": json.dumps(input_names),
+            "tracebench/output_paths.json": json.dumps(output_paths),
+        })
+        os.replace(partial, path)
+    except Exception as e:
+        if os.path.exists(partial):
+            os.remove(partial)
+        raise ExportError(unsavable(class_name, e))
+
+
+def unsavable(class_name, error):
+    """The one line for a trace TorchScript cannot save: what in the model, and the ways out."""
+    first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    called = re.search(r"Could not export Python function call '([^']+)'", first)
+    what = (f"forward calls the Python function {called.group(1)} (a torch.autograd.Function, "
+            f"or Python code TorchScript cannot hold)" if called else first)
+    return (f"TorchScript cannot save {class_name}'s trace: {what}; write it with torch ops, or "
+            f"save a TorchScript archive yourself (torch.jit.script, or torch.jit.trace on a "
+            f"model without it) and pass the .pt file")
 
 
 def is_installed(path):
@@ -330,7 +350,8 @@ def export(args):
     input_names, inputs, keywords = example_inputs(model, args.class_name, args.input_shapes)
     wrapper = wrap(model, args.class_name, input_names, keywords)
     traced = trace(wrapper, inputs, args.class_name)
-    save_archive(traced, args.output, inputs, input_names, wrapper.output_paths)
+    save_archive(traced, args.output, inputs, input_names, wrapper.output_paths,
+                 args.class_name)
     if args.manifest:
         write_manifest(args.manifest, args.file)
 

@@ -10,9 +10,12 @@ packages=(
   python3-torchvision      # reference models for the zoo's equivalence tests
   libcli11-dev nlohmann-json3-dev libboost-dev
   googletest libgtest-dev libbenchmark-dev
-  chromium                 # renders the HTML report in its end-to-end test (skipped if absent)
+  chromium                 # renders the HTML report in its end-to-end tests
+  chromium-driver python3-selenium  # measure the rendered report (tests/e2e/html_layout.py)
   cmark-gfm                # GitHub's markdown parser: reads --markdown's tables in a test
-  clang                    # libFuzzer for the fuzz targets run by ctest (skipped if absent)
+  clang                    # builds the fuzz targets ctest runs (fuzz/)
+  libclang-rt-14-dev       # clang's libFuzzer and sanitizer runtimes: a Recommends of clang,
+                           # which --no-install-recommends leaves out
   clang-format             # the format check of .ci/run (scripts/format.sh)
   libjemalloc2 libtcmalloc-minimal4  # --malloc jemalloc / tcmalloc (runner/launcher.h)
 )

@@ -56,6 +56,15 @@ class UnsupportedModel : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// An UnsupportedModel for every model: this build lacks what the backend
+/// needs (LibTorch without XNNPACK, LibTorch 1.13 for the 2.x backends, a
+/// peer runtime not installed). The message names the fix. Tests skip a
+/// backend on this alone.
+class UnsupportedBuild : public UnsupportedModel {
+ public:
+  using UnsupportedModel::UnsupportedModel;
+};
+
 /// What --save-optimized writes for a compiled model: a TorchScript graph
 /// taking run()'s inputs, or the runtime's own files. `loader_step` is empty when the graph is the
 /// one run() runs; otherwise it names what a loader applies to get that (ofi's oneDNN-layout

@@ -93,7 +93,7 @@ class AotInductorBackend final : public Backend {
 #else
     (void)model;
     (void)options;
-    throw UnsupportedModel(kNeeds2x);
+    throw UnsupportedBuild(kNeeds2x);
 #endif
   }
 

@@ -12,6 +12,7 @@
 #include "backends/frozen_graph.h"
 #include "measure/environment.h"
 #include "tracebench/tracing.h"
+#include "util/error_text.h"
 #include "util/tensor_tree.h"
 #include "util/text.h"
 
@@ -69,8 +70,22 @@ class Bf16GraphModel final : public GraphExecutorModel {
   OutputDtypes dtypes_;
 };
 
-std::string unsupported_under_autocast(const std::string& error) {
-  return "ofi_bf16: the model does not run under bfloat16 autocast: " + first_line(error);
+// What autocast cannot run by design: an op outside its lists meets a
+// bfloat16 operand and a float32 one ("expected scalar type BFloat16 but
+// found Float", "index_add_(): self (Float) and source (BFloat16) must have
+// the same scalar type"). Anything else is this model failing, not
+// unsupported.
+bool is_mixed_dtype_error(const std::string& error) {
+  return error.find("BFloat16") != std::string::npos &&
+         (error.find("scalar type") != std::string::npos ||
+          error.find("dtype") != std::string::npos);
+}
+
+// `error` as the row's reason when autocast's lists cause it; rethrown as a
+// failure otherwise.
+UnsupportedModel unsupported_under_autocast(const std::string& error) {
+  if (!is_mixed_dtype_error(error)) throw std::runtime_error("ofi_bf16: " + error);
+  return UnsupportedModel("ofi_bf16: the model does not run under bfloat16 autocast: " + error);
 }
 
 // The model on `graph` if it runs `inputs`, else nullptr and the first line
@@ -85,7 +100,7 @@ std::unique_ptr<Bf16GraphModel> model_that_runs(std::shared_ptr<torch::jit::Grap
     for (int call = 0; call < 3; ++call) model->run(inputs);
     return model;
   } catch (const std::exception& failure) {
-    error = first_line(failure.what());
+    error = describe_error(failure);
     return nullptr;
   }
 }
@@ -106,7 +121,7 @@ class OptimizeForInferenceBf16Backend final : public Backend {
     } catch (const std::exception& error) {
       // Autocast casts only the ops on its lists, so an op outside them may
       // meet a bfloat16 operand and a float32 one.
-      throw UnsupportedModel(unsupported_under_autocast(error.what()));
+      throw unsupported_under_autocast(describe_error(error));
     }
     // Folding float32 batch-norm or bias constants into bfloat16 weights can
     // leave an op with operands of both types; then the trace runs as it is.
@@ -122,7 +137,7 @@ class OptimizeForInferenceBf16Backend final : public Backend {
     if (auto compiled = model_that_runs(traced, false, dtypes, options.example_inputs, error)) {
       return compiled;
     }
-    throw UnsupportedModel(unsupported_under_autocast(error));
+    throw unsupported_under_autocast(error);
   }
 };
 

@@ -310,7 +310,7 @@ class OpenVinoBackend final : public Backend {
     return std::make_unique<OpenVinoModel>(shared_, precision);
 #else
     (void)model;
-    throw UnsupportedModel(kMissing);
+    throw UnsupportedBuild(kMissing);
 #endif
   }
 

@@ -79,7 +79,7 @@ class TorchCompileBackend final : public Backend {
     return std::make_unique<TorchCompileModel>(model, options, mode_);
 #else
     (void)model;
-    throw UnsupportedModel(name_ + kNeeds2x);
+    throw UnsupportedBuild(name_ + kNeeds2x);
 #endif
   }
 

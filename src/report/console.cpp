@@ -7,6 +7,7 @@
 #include <map>
 
 #include "measure/statistics.h"
+#include "report/backend_summary.h"
 #include "report/row_figures.h"
 #include "report/sweep_groups.h"
 #include "util/text.h"
@@ -131,42 +132,34 @@ std::vector<std::vector<std::string>> grid_table_cells(const std::vector<ResultR
     }
     cells[{row.model, row.backend}] = &row;
   }
-  std::map<std::string, std::vector<double>> speedups;
-  std::map<std::string, int> attempted;
   for (const auto& model : models) {
     std::vector<std::string> line = {model};
     for (const auto& backend : backends) {
       auto it = cells.find({model, backend});
       if (it == cells.end()) {
         line.push_back("-");
-        continue;
-      }
-      ++attempted[backend];
-      if (it->second->passed()) {
+      } else if (it->second->passed()) {
         line.push_back(printf_string("%.3f", it->second->speedup));
-        speedups[backend].push_back(it->second->speedup);
       } else {
         line.push_back(it->second->status);
       }
     }
     table.push_back(line);
   }
-  std::vector<std::string> geomean = {"geomean"};
+  std::vector<std::string> geomean = {"geomean"}, clamped = {"geomean (clamped)"},
+                           pass_rate = {"pass rate"};
+  const auto figure = [](double value) {
+    return std::isnan(value) ? std::string("-") : printf_string("%.3f", value);
+  };
   for (const auto& backend : backends) {
-    const double value = geometric_mean(speedups[backend]);
-    geomean.push_back(std::isnan(value) ? "-" : printf_string("%.3f", value));
+    const auto summary = summarize_backend(rows, backend);
+    geomean.push_back(figure(summary.geomean_speedup));
+    clamped.push_back(figure(summary.geomean_speedup_clamped));
+    // Percent only: a cell as narrow as a speedup keeps the grid's columns.
+    pass_rate.push_back(
+        printf_string("%.0f%%", summary.rows ? 100.0 * summary.passed / summary.rows : 0.0));
   }
   table.push_back(geomean);
-  std::vector<std::string> clamped = {"geomean (clamped)"}, pass_rate = {"pass rate"};
-  for (const auto& backend : backends) {
-    std::vector<double> at_least_one;
-    for (double speedup : speedups[backend]) at_least_one.push_back(std::max(speedup, 1.0));
-    const double value = geometric_mean(at_least_one);
-    clamped.push_back(std::isnan(value) ? "-" : printf_string("%.3f", value));
-    const int passed = static_cast<int>(speedups[backend].size()), all = attempted[backend];
-    // Percent only: a cell as narrow as a speedup keeps the grid's columns.
-    pass_rate.push_back(printf_string("%.0f%%", all ? 100.0 * passed / all : 0.0));
-  }
   table.push_back(clamped);
   table.push_back(pass_rate);
   return table;

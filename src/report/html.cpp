@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "measure/statistics.h"
+#include "report/backend_summary.h"
 #include "report/html_sweep_charts.h"
 #include "report/op_tables.h"
 #include "report/row_schema.h"
@@ -47,8 +48,10 @@ std::string speedup_chart(const std::vector<ResultRow>& rows,
   const double height = models.size() * (backends.size() * bar + gap) + 40;
   auto x = [&](double value) { return label + width * value / top; };
   std::ostringstream svg;
+  // The viewBox lets a narrow window scale the chart down (the page's CSS).
   svg << "<svg class=\"speedup-chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\""
-      << num(label + width + 80) << "\" height=\"" << num(height) << "\" role=\"img\">\n"
+      << num(label + width + 80) << "\" height=\"" << num(height) << "\" viewBox=\"0 0 "
+      << num(label + width + 80) << " " << num(height) << "\" role=\"img\">\n"
       << "<title>Speedup over eager with 95% CI</title>\n";
   double y = 10;
   for (const auto& model : models) {
@@ -140,50 +143,88 @@ std::string summary_table(const RunReport& report) {
   html << "<table class=\"summary\"><tr><th>backend</th><th>geomean speedup (raw)</th>"
        << "<th>geomean, slowdowns clamped to 1.0</th><th>pass rate</th></tr>\n";
   for (const auto& backend : backends_in_order(report)) {
-    std::vector<double> raw, clamped;
-    int all = 0;
-    for (const auto& row : report.rows) {
-      if (row.backend != backend) continue;
-      ++all;
-      if (!row.passed()) continue;
-      raw.push_back(row.speedup);
-      clamped.push_back(std::max(row.speedup, 1.0));
-    }
+    const auto summary = summarize_backend(report.rows, backend);
     html << "<tr><td>" << html_escape(backend) << "</td><td>"
-         << html_number("%.3fx", geometric_mean(raw)) << "</td><td>"
-         << html_number("%.3fx", geometric_mean(clamped)) << "</td><td>" << raw.size() << "/" << all
-         << "</td></tr>\n";
+         << html_number("%.3fx", summary.geomean_speedup) << "</td><td>"
+         << html_number("%.3fx", summary.geomean_speedup_clamped) << "</td><td>" << summary.passed
+         << "/" << summary.rows << "</td></tr>\n";
   }
   return html.str() + "</table>\n";
 }
 
+// A long text behind a disclosure, so that its row stays one line until a
+// reader opens it; nothing when `text` is empty.
+std::string disclosure(const std::string& summary, const std::string& html_text) {
+  if (html_text.empty()) return "";
+  return "<details><summary>" + html_escape(summary) + "</summary><div class=\"long\">" +
+         html_text + "</div></details>";
+}
+
+// The columns the results table shows before a reader asks for more (its
+// checkboxes): what ranks and explains a row. The others (memory, first
+// call, percentiles, settings) are one click away.
+bool shown_by_default(const RowField& field) {
+  static const std::vector<std::string> kHeadings = {"batch",    "speedup",       "latency ms",
+                                                     "eager ms", "Welch p",       "compile s",
+                                                     "chosen",   "throughput /s", "peak share"};
+  return std::find(kHeadings.begin(), kHeadings.end(), field.html_heading) != kHeadings.end();
+}
+
 // model, backend and status, then every row field with an HTML heading
-// (report/row_schema.h), the samples' strip plot and the warnings.
+// (report/row_schema.h), the samples' strip plot and the warnings. Each
+// optional column has a checkbox before the table; CSS alone hides the
+// unchecked ones (the report carries no script). Every row is one line:
+// errors, warnings and the strip plot open from a disclosure.
 std::string results_table(const RunReport& report) {
   const auto backends = backends_in_order(report);
   std::vector<const RowField*> shown;
   for (const auto& field : row_fields()) {
     if (field.html_heading) shown.push_back(&field);
   }
-  std::ostringstream html;
-  html << "<table class=\"results\"><tr><th>model</th><th>backend</th><th>status</th>";
-  for (const auto* field : shown) html << "<th>" << html_escape(field->html_heading) << "</th>";
-  html << "<th>samples (ms)</th><th>warnings</th></tr>\n";
+  std::vector<std::string> headings;
+  for (const auto* field : shown) headings.push_back(field->html_heading);
+  headings.push_back("sample plot");
+  headings.push_back("warnings");
+  const auto column_class = [](size_t index) { return "c" + std::to_string(index); };
+
+  std::ostringstream html, style;
+  // The checkboxes are the table box's siblings, which CSS's ~ needs.
+  html << "<div class=\"results-block\">columns:";
+  for (size_t i = 0; i < headings.size(); ++i) {
+    const bool checked = i >= shown.size() || shown_by_default(*shown[i]);
+    const std::string id = "show-" + column_class(i);
+    html << " <input type=\"checkbox\" id=\"" << id << "\"" << (checked ? " checked" : "")
+         << "><label for=\"" << id << "\">" << html_escape(headings[i]) << "</label>";
+    style << "#" << id << ":not(:checked)~.scroll ." << column_class(i) << "{display:none}";
+  }
+  html << "\n<style>" << style.str() << "</style>\n";
+  html << "<div class=\"scroll\"><table class=\"results\"><tr><th>model</th><th>backend</th>"
+       << "<th>status</th>";
+  for (size_t i = 0; i < headings.size(); ++i) {
+    html << "<th class=\"" << column_class(i) << "\">" << html_escape(headings[i]) << "</th>";
+  }
+  html << "</tr>\n";
   for (const auto& row : report.rows) {
     std::string warnings;
     for (const auto& w : row.warnings) warnings += html_escape(w) + "<br>";
     html << "<tr><td>" << html_escape(row.model) << "</td><td>" << html_escape(row.backend)
-         << "</td><td>" << html_escape(row.status)
-         << (row.error.empty() ? "" : ": " + html_escape(row.error)) << "</td>";
-    if (row.passed()) {
-      for (const auto* field : shown) html << "<td>" << field->to_html(row) << "</td>";
-      html << "<td>" << strip_plot(row, backend_color(backends, row.backend)) << "</td>";
-    } else {
-      html << "<td colspan=\"" << shown.size() + 1 << "\"></td>";
+         << "</td><td>" << html_escape(row.status) << " "
+         << disclosure("why", html_escape(row.error)) << "</td>";
+    for (size_t i = 0; i < shown.size(); ++i) {
+      html << "<td class=\"" << column_class(i) << "\">"
+           << (row.passed() ? shown[i]->to_html(row) : "") << "</td>";
     }
-    html << "<td class=\"warn\">" << warnings << "</td></tr>\n";
+    html << "<td class=\"" << column_class(shown.size()) << "\">"
+         << (row.passed()
+                 ? disclosure("plot", strip_plot(row, backend_color(backends, row.backend)))
+                 : "")
+         << "</td><td class=\"warn " << column_class(shown.size() + 1) << "\">"
+         << disclosure(std::to_string(row.warnings.size()) +
+                           (row.warnings.size() == 1 ? " warning" : " warnings"),
+                       warnings)
+         << "</td></tr>\n";
   }
-  return html.str() + "</table>\n";
+  return html.str() + "</table></div></div>\n";
 }
 
 // --profile's top ops, each model's backends side by side.
@@ -236,11 +277,16 @@ std::string render_html(const RunReport& report) {
        << "padding:3px 6px;font-size:13px;text-align:right}td:first-child,th:first-child"
        << "{text-align:left}.environment td,.environment th{text-align:left}"
        << ".warn{color:#a60;text-align:left;font-size:11px}svg text{font-family:inherit}\n"
-       // At laptop width (1280 px) the page does not scroll sideways: a wide
-       // table scrolls in its own box, and its rows keep one line each.
+       // The page never scrolls sideways: a table wider than the window
+       // scrolls in its own box. The results' rows keep one line each; a
+       // disclosure opens below its cell.
        << ".scroll{max-width:100%;overflow-x:auto}.results td{white-space:nowrap}"
-       << ".results td.warn{white-space:normal;min-width:16em}.ops td{white-space:nowrap}"
-       << ".environment td{overflow-wrap:anywhere}\n"
+       << "details{display:inline-block;vertical-align:top}summary{cursor:pointer;color:#06c}"
+       << ".long{white-space:normal;min-width:24em;max-width:48em;text-align:left}"
+       << ".results-block{font-size:12px;line-height:1.8}"
+       << ".results-block label{margin-right:.6em;white-space:nowrap}"
+       << "svg.speedup-chart,svg.sweep-chart{max-width:100%;height:auto}"
+       << ".ops td{white-space:nowrap}.environment td{overflow-wrap:anywhere}\n"
        << "</style></head><body>\n<h1>tracebench report</h1>\n<p>" << report.rows.size()
        << " rows, " << html_escape(report.environment.time_utc) << ", "
        << html_escape(report.environment.cpu_model) << ". Speedup = median eager latency / "
@@ -252,8 +298,7 @@ std::string render_html(const RunReport& report) {
     html << speedup_chart(group.rows, backends_in_order(report));
   }
   html << batch_sweep_charts(report) << "<h2>Results</h2>\n"
-       << "<div class=\"scroll\">" << results_table(report) << "</div>\n"
-       << op_profile_section(report) << "<h2>Environment</h2>\n"
+       << results_table(report) << op_profile_section(report) << "<h2>Environment</h2>\n"
        << "<div class=\"scroll\">" << environment_table(report) << "</div></body></html>\n";
   return html.str();
 }

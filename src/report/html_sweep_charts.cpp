@@ -50,7 +50,8 @@ std::string line_chart(const std::string& title, const std::string& unit,
   auto y = [&](double value) { return kTop + plot_height * (1 - value / top); };
   std::ostringstream svg;
   svg << "<svg class=\"sweep-chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\""
-      << svg_number(kWidth) << "\" height=\"" << svg_number(kHeight) << "\" role=\"img\"><title>"
+      << svg_number(kWidth) << "\" height=\"" << svg_number(kHeight) << "\" viewBox=\"0 0 "
+      << svg_number(kWidth) << " " << svg_number(kHeight) << "\" role=\"img\"><title>"
       << html_escape(title) << "</title>"
       << "<text x=\"" << svg_number(kLeft) << "\" y=\"14\" font-size=\"12\">" << html_escape(title)
       << " (" << html_escape(unit) << ")</text>"

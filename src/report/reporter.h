@@ -39,6 +39,11 @@ class Reporter {
   virtual void end_model() {}
   /// `rows`: every row of the run, earlier ones kept by --resume included.
   virtual void end(const std::vector<ResultRow>& rows) { (void)rows; }
+  /// Whether this reporter writes a report file (--output, --json, ...).
+  /// A run of one model that fails to load gives such files its
+  /// model_fail_to_load rows, as a suite does, while the console shows the
+  /// run's one-line error alone.
+  virtual bool writes_file() const { return false; }
 };
 
 }  // namespace tracebench

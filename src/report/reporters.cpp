@@ -118,6 +118,7 @@ class CsvReporter : public Reporter {
     writer_ = std::make_unique<CsvWriter>(path_, context.accuracy, context.resume);
   }
   void row(const ResultRow& row) override { writer_->write(row); }
+  bool writes_file() const override { return true; }
 
  private:
   std::string path_;
@@ -136,6 +137,7 @@ class WholeReportReporter : public Reporter {
     write(path_, report_);
   }
   void row(const ResultRow& row) override { report_.rows.push_back(row); }
+  bool writes_file() const override { return true; }
 
  protected:
   virtual void write(const std::string& path, const RunReport& report) const = 0;

@@ -56,29 +56,16 @@ std::filesystem::path fresh_child_file(const char* suffix) {
 }
 
 // What one child process handed back.
-struct ChildReport {
-  std::map<std::string, ResultRow> rows;  // by backend; a line cut short by a crash is skipped
-  std::string usage_error;                // set when the model itself was a usage mistake
+struct ChildReport : ChildRows {
   ChildActivity last_activity;
   ChildResult process;
 };
 
 ChildReport read_report(const std::filesystem::path& rows_file) {
-  ChildReport report;
   std::ifstream in(rows_file);
-  for (std::string line; std::getline(in, line);) {
-    if (line.rfind(kUsageErrorPrefix, 0) == 0) {
-      report.usage_error =
-          nlohmann::json::parse(line.substr(std::strlen(kUsageErrorPrefix))).get<std::string>();
-      continue;
-    }
-    if (line.empty()) continue;
-    try {
-      ResultRow row = row_from_json_line(line);
-      report.rows[row.backend] = std::move(row);
-    } catch (const std::exception&) {
-    }
-  }
+  ChildReport report;
+  static_cast<ChildRows&>(report) = parse_child_rows(
+      std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()));
   return report;
 }
 
@@ -187,12 +174,22 @@ std::vector<ResultRow> run_in_children(const ModelSpec& spec, const RunOptions& 
     ChildReport report = run_child(spec, attempt, err);
     if (!report.usage_error.empty()) throw UsageError(report.usage_error);
     for (auto& [backend, row] : report.rows) done[backend] = std::move(row);
+    for (const auto& [backend, message] : report.unreadable) {
+      err << "tracebench: " << spec.name << ": " << message << "\n";
+      if (std::find(attempt.backends.begin(), attempt.backends.end(), backend) !=
+          attempt.backends.end()) {
+        done[backend] = status_row(spec.name, backend, options, status::kFailToRun, message);
+      }
+    }
 
     Death death = death_of(report.process, options.timeout_s);
     const std::vector<std::string> missing = without(attempt.backends, done);
     if (missing.empty()) break;
     if (!death.status) death = {status::kCrash, "exited without reporting a result"};
-    const std::string error = death_error(death, report);
+    std::string error = death_error(death, report);
+    for (const auto& [backend, message] : report.unreadable) {
+      if (backend.empty()) error += "; " + message;
+    }
     const std::string culprit = culprit_of(report, missing);
     const std::string& candidate = report.last_activity.candidate;
     if (!culprit.empty() && !candidate.empty() &&
@@ -235,6 +232,38 @@ void write_all(int fd, const std::string& text) {
 }
 
 }  // namespace
+
+ChildRows parse_child_rows(const std::string& text) {
+  ChildRows parsed;
+  size_t start = 0;
+  while (start < text.size()) {
+    const size_t end = text.find('\n', start);
+    if (end == std::string::npos) break;  // cut short: the death's row says why
+    const std::string line = text.substr(start, end - start);
+    start = end + 1;
+    if (line.empty()) continue;
+    if (line.rfind(kUsageErrorPrefix, 0) == 0) {
+      parsed.usage_error =
+          nlohmann::json::parse(line.substr(std::strlen(kUsageErrorPrefix))).get<std::string>();
+      continue;
+    }
+    try {
+      ResultRow row = row_from_json_line(line);
+      parsed.rows[row.backend] = std::move(row);
+    } catch (const std::exception& error) {
+      const auto json = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+      const bool named =
+          json.is_object() && json.contains("backend") && json["backend"].is_string();
+      constexpr size_t kShown = 120;
+      parsed.unreadable.emplace_back(
+          named ? json["backend"].get<std::string>() : "",
+          "the model's process wrote a row this tracebench cannot read (" +
+              first_line(error.what()) + "): " + line.substr(0, kShown) +
+              (line.size() > kShown ? "..." : ""));
+    }
+  }
+  return parsed;
+}
 
 std::string signal_name(int signal) {
   static const std::map<int, const char*> kNames = {

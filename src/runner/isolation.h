@@ -5,8 +5,10 @@
 // of memory or outlives --timeout becomes rows with status crash/OOM/timeout,
 // and the suite goes on.
 
+#include <map>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "report/result_row.h"
@@ -29,6 +31,21 @@ std::vector<ResultRow> run_model_in_process(const ModelSpec& spec, const RunOpti
 /// Child mode (`--rows-to FILE`): runs the --only model in this process and
 /// writes its rows to options.rows_to, printing nothing. Returns the exit code.
 int run_isolated_child(const RunOptions& options);
+
+/// What a model's process wrote to its --rows-to file.
+struct ChildRows {
+  std::map<std::string, ResultRow> rows;  // by backend
+  std::string usage_error;                // set when the model itself was a usage mistake
+  /// A line that is not a row this binary can read, and the backend it
+  /// names ("" when it names none). A schema the parent and the child
+  /// disagree on would otherwise lose rows without a word.
+  std::vector<std::pair<std::string, std::string>> unreadable;
+};
+
+/// Parses a --rows-to file. A last line without its newline was cut short
+/// by the process dying mid-write: it is left out, and the death gets the
+/// row. Any other line that does not parse is `unreadable`.
+ChildRows parse_child_rows(const std::string& text);
 
 /// "SIGSEGV" for SIGSEGV, "signal 77" for one without a name.
 std::string signal_name(int signal);

@@ -11,11 +11,9 @@
 #include "report/result_row.h"
 #include "runner/run_options.h"
 #include "tracebench/backend.h"
+#include "util/error_text.h"
 
 namespace tracebench {
-
-/// The first line of what went wrong, without LibTorch's C++ backtrace.
-std::string describe_error(const std::exception& error);
 
 /// "train" or "eval", as the dynamo runner labels a row's mode.
 const char* mode_label(Mode mode);

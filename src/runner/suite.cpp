@@ -6,6 +6,7 @@
 #include <chrono>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <thread>
 
 #include "measure/system_checks.h"
@@ -46,14 +47,16 @@ namespace {
 constexpr double kBusyMachineCores = 0.5;
 
 // A model's rows. A model the user got wrong costs its rows, not the rest of
-// the suite (as in an isolated child); alone, it is the run's one-line error.
+// the suite (as in an isolated child): model_fail_to_load rows, which the
+// reports get as any others; `error` keeps the first such error.
 std::vector<ResultRow> run_model_reporting_errors(const ModelSpec& spec, const RunOptions& options,
-                                                  bool only_model, std::ostream& err) {
+                                                  std::ostream& err,
+                                                  std::optional<std::string>& error) {
   try {
     return run_model(spec, options, options.isolate, err);
-  } catch (const UsageError& error) {
-    if (only_model) throw;
-    return status_rows(spec.name, options, status::kModelFailToLoad, error.what());
+  } catch (const UsageError& usage_error) {
+    if (!error) error = usage_error.what();
+    return status_rows(spec.name, options, status::kModelFailToLoad, usage_error.what());
   }
 }
 
@@ -94,6 +97,9 @@ std::vector<ResultRow> run_suite(const RunOptions& options,
   for (const auto& reporter : reporters) reporter->begin(context);
 
   std::vector<ResultRow> all_rows = resume.rows;
+  std::optional<std::string> load_error;
+  // A run of one model that failed to load: its error is the run's.
+  const auto alone_failed = [&] { return specs.size() == 1 && load_error.has_value(); };
   size_t started = 0;
   for (const auto& point : points) {
     apply_process_settings(point);
@@ -121,7 +127,7 @@ std::vector<ResultRow> run_suite(const RunOptions& options,
       ++started;
       const auto wall_start = std::chrono::steady_clock::now();
       const CpuTimes cpu_start = cpu_times_now();
-      auto rows = run_model_reporting_errors(spec, todo, specs.size() == 1, err);
+      auto rows = run_model_reporting_errors(spec, todo, err, load_error);
       const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - wall_start;
       const double others = other_busy_cores(cpu_start, cpu_times_now(), wall.count());
       for (auto& row : rows) {
@@ -137,13 +143,21 @@ std::vector<ResultRow> run_suite(const RunOptions& options,
                                                     row.allocator);
         }
         if (peaks != all_peaks.end()) set_peak_gflops(row, peaks->second);
-        for (const auto& reporter : reporters) reporter->row(row);
+        for (const auto& reporter : reporters) {
+          if (!alone_failed() || reporter->writes_file()) reporter->row(row);
+        }
         all_rows.push_back(std::move(row));
       }
-      for (const auto& reporter : reporters) reporter->end_model();
+      for (const auto& reporter : reporters) {
+        if (!alone_failed() || reporter->writes_file()) reporter->end_model();
+      }
     }
   }
-  for (const auto& reporter : reporters) reporter->end(all_rows);
+  for (const auto& reporter : reporters) {
+    if (!alone_failed() || reporter->writes_file()) reporter->end(all_rows);
+  }
+  // The report files have its rows; on the console, the run's one line.
+  if (alone_failed()) throw UsageError(*load_error);
   return all_rows;
 }
 

@@ -47,3 +47,27 @@ class HangsInConstructor(nn.Module):
         import time
         while True:
             time.sleep(1)
+
+
+class _Doubled(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * 2
+
+
+class CustomAutogradFunction(nn.Module):
+    """Traces (the function is a Python call in the graph), but TorchScript cannot save it."""
+
+    def __init__(self):
+        super().__init__()
+        self.linear = nn.Linear(4, 3)
+
+    def get_example_inputs(self):
+        return (torch.randn(2, 4),)
+
+    def forward(self, x):
+        return _Doubled.apply(self.linear(x))

@@ -107,15 +107,24 @@ TEST(Launcher, AllocatorWithoutChildProcessesNamesTheFix) {
 }
 
 // Two models and a cooldown: the run takes at least the one rest between them.
+// The rest shows as the difference between the same run with and without it:
+// one pause of 6 s between the two models. A bound on one run's time alone
+// would hold without any pause (two model processes take seconds anyway).
 TEST(Launcher, CooldownRestsBetweenModels) {
-  const auto start = std::chrono::steady_clock::now();
-  const auto report = tracebench_json({"--performance", "--backend=eager", "-k", "^Linear", "-k",
-                                       "small_convnet", "-n", "2", "--cooldown", "3"},
-                                      "cooldown.json");
-  const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
-  EXPECT_EQ(report["rows"].size(), 2u);
-  EXPECT_GE(took.count(), 3.0);
-  EXPECT_EQ(report["config"]["cooldown_s"], 3.0);
+  const auto timed_run = [](const std::string& cooldown) {
+    const auto start = std::chrono::steady_clock::now();
+    const auto report = tracebench_json({"--performance", "--backend=eager", "-k", "^Linear", "-k",
+                                         "small_convnet", "-n", "2", "--cooldown", cooldown},
+                                        "cooldown" + cooldown + ".json");
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+    EXPECT_EQ(report["rows"].size(), 2u);
+    EXPECT_EQ(report["config"]["cooldown_s"], std::stod(cooldown));
+    return took.count();
+  };
+  const double without = timed_run("0");
+  const double with = timed_run("6");
+  EXPECT_GE(with - without, 5.0) << "with --cooldown 6: " << with << " s, without: " << without;
+  EXPECT_LE(with - without, 9.0) << "one pause between two models, not one per model and more";
 }
 
 }  // namespace

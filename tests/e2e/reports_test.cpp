@@ -330,6 +330,31 @@ TEST(Reports, HtmlReportRendersInChromium) {
   EXPECT_LE(std::stoi(width[1]), 1280) << "the page scrolls sideways at 1280 px";
 }
 
+// The report as a reader sees it, measured in Chromium through Selenium
+// (tests/e2e/html_layout.py): no sideways scroll at 1400 or 800 px, the
+// results fit 1400 px with rows of one line, disclosures open, columns hide.
+// Screenshots land in the test's scratch folder (kept with
+// TRACEBENCH_KEEP_SCREENSHOTS=DIR).
+TEST(Reports, HtmlReportFitsTheWindowInABrowser) {
+  // Rows of every kind: passes with warnings, and an unsupported row whose
+  // error is a sentence.
+  const auto json = scratch("layout.json"), html = scratch("layout.html");
+  auto result = tracebench({"--performance", "--training", "--backend=eager,ts,ofi", "-k",
+                            "small_convnet", "-k", "^Linear", "--batch-size", "2", "-n", "3",
+                            "--json", json.string(), "--html", html.string()});
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  ASSERT_NE(read_text(html).find("does not support --training"), std::string::npos);
+  const char* kept = std::getenv("TRACEBENCH_KEEP_SCREENSHOTS");
+  const auto shots = kept ? fs::path(kept) : scratch("screenshots");
+  fs::create_directories(shots);
+  const auto measured =
+      run_command({"/usr/bin/python3", testing::source_path("tests/e2e/html_layout.py").string(),
+                   html.string(), shots.string()});
+  EXPECT_EQ(measured.exit_code, 0)
+      << measured.output << "\n(needs chromium, chromium-driver and python3-selenium: "
+      << "scripts/install-deps.sh installs them)";
+}
+
 // --streams 2: two threads call at once, each its own instance, every request
 // a sample; throughput counts both streams; a backend whose instances share
 // process-wide state says `unsupported` with why, and the others still run.

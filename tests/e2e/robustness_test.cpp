@@ -134,6 +134,33 @@ TEST_F(Robustness, AbortOutOfMemoryAndUnknownClassAreRows) {
       << result.output;
 }
 
+// One model that fails to load: the run's error is its one line, and the
+// reports still get its rows, as in a suite.
+TEST(RobustnessCli, ASingleModelThatFailsToLoadStillWritesItsRows) {
+  const auto csv = testing::process_temp_path("fail_to_load.csv");
+  const auto json = testing::process_temp_path("fail_to_load.json");
+  const auto result =
+      tracebench({"--performance", "--backend=eager,ts",
+                  "--only=path:" + testing::source_path("tests/data/odd_models.py").string() +
+                      ",class:NoExampleInputs",
+                  "--output", csv.string(), "--json", json.string()});
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_NE(result.output.find("pass --input-shapes"), std::string::npos) << result.output;
+  std::ifstream in(csv);
+  const auto records = parse_csv(
+      std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()));
+  ASSERT_EQ(records.size(), 3u) << result.output;  // the header and one row per backend
+  const auto status =
+      std::find(records[0].begin(), records[0].end(), "status") - records[0].begin();
+  for (size_t i = 1; i < records.size(); ++i) {
+    EXPECT_EQ(records[i].at(status), "model_fail_to_load");
+  }
+  std::ifstream json_in(json);
+  const std::string report((std::istreambuf_iterator<char>(json_in)),
+                           std::istreambuf_iterator<char>());
+  EXPECT_NE(report.find("model_fail_to_load"), std::string::npos) << report.substr(0, 500);
+}
+
 // Numbers aside, an isolated run prints what an in-process run prints.
 TEST_F(Robustness, ConsoleOutputMatchesInProcessRun) {
   const std::vector<std::string> args = {

@@ -99,6 +99,26 @@ TEST(PythonLoader, EachFailureNamesTheFix) {
       "ValueError: no data; fix it or pass --input-shapes");
 }
 
+// A trace TorchScript cannot save says what in the model and the ways out,
+// and leaves nothing behind for the cache to take for an archive.
+TEST(PythonLoader, AnUnsavableTraceNamesTheConstructAndLeavesNoArchive) {
+  const auto cache = fresh_temp_directory("unsavable-cache");
+  const char* shared = std::getenv("TRACEBENCH_CACHE_DIR");
+  const std::string shared_cache = shared ? shared : "";
+  setenv("TRACEBENCH_CACHE_DIR", cache.c_str(), 1);
+  const auto message = usage_error_of(
+      [] { load(source_path("tests/data/odd_models.py"), "CustomAutogradFunction"); });
+  setenv("TRACEBENCH_CACHE_DIR", shared_cache.c_str(), 1);
+  EXPECT_CONTAINS(message, "forward calls the Python function _Doubled");
+  EXPECT_CONTAINS(message, "pass the .pt file");
+  EXPECT_EQ(message.find("<module>"), std::string::npos) << message;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(cache)) {
+    const auto name = entry.path().filename().string();
+    EXPECT_FALSE(name.find(".pt") != std::string::npos && entry.is_regular_file())
+        << "left behind: " << entry.path();
+  }
+}
+
 TEST(PythonLoader, InputShapesReplaceMissingExampleInputs) {
   auto loaded = load(source_path("tests/data/odd_models.py"), "NoExampleInputs", "5x4");
   EXPECT_EQ(loaded.batch_size, 5);

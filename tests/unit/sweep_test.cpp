@@ -179,7 +179,7 @@ TEST(SweepGroups, HtmlDrawsLatencyAndThroughputAgainstBatchSize) {
   EXPECT_CONTAINS(html, "<h3>batch 32</h3>");
 
   report.rows.resize(2);  // one batch size: no sweep, no sweep charts
-  EXPECT_EQ(render_html(report).find("sweep-chart"), std::string::npos);
+  EXPECT_EQ(render_html(report).find("<svg class=\"sweep-chart\""), std::string::npos);
 }
 
 }  // namespace

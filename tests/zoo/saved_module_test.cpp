@@ -11,6 +11,7 @@
 
 #include "backends/registry.h"
 #include "runner/save_optimized.h"
+#include "test_paths.h"
 #include "util/subprocess.h"
 #include "zoo/zoo.h"
 
@@ -57,7 +58,7 @@ TEST_P(SavedModule, LoadsInPythonAndComputesWhatWasTimed) {
   std::unique_ptr<CompiledModel> compiled;
   try {
     compiled = make_backend(param.backend)->compile(*model, options);
-  } catch (const UnsupportedModel& missing) {  // xnnpack where LibTorch has no XNNPACK (PyPI's)
+  } catch (const UnsupportedBuild& missing) {  // xnnpack where LibTorch has no XNNPACK (PyPI's)
     GTEST_SKIP() << missing.what();
   }
   const at::Tensor timed = compiled->run(inputs).toTensor();
@@ -114,7 +115,7 @@ TEST(SavedModule, EagerHasNothingToSaveAndTheRowSaysSo) {
   auto compiled = make_backend("eager")->compile(*model, options);
   ResultRow row;
   row.backend = "eager";
-  const auto path = fs::temp_directory_path() / "tracebench_never_written.pt";
+  const auto path = testing::process_temp_path("never_written.pt");
   save_optimized_module(row, *compiled, path.string());
   EXPECT_FALSE(fs::exists(path));
   ASSERT_EQ(row.warning_codes, std::vector<std::string>{"not_saved"});

@@ -1,0 +1,141 @@
+#include "expected_rows.h"
+
+#include <gtest/gtest.h>
+#include <torch/version.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "backends/registry.h"
+#include "report/csv_reader.h"
+#include "test_paths.h"
+#include "util/subprocess.h"
+#include "util/text.h"
+
+namespace tracebench::testing {
+
+namespace {
+
+const char* kTable = "tests/corpus/expected_rows.csv";
+
+std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// The records of a CSV whose first record names the columns, as
+// column -> value maps; lines starting with '#' are comments.
+std::vector<std::map<std::string, std::string>> records_of(const std::string& text) {
+  std::string data;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.empty() && line[0] != '#') data += line + "\n";
+  }
+  const auto records = parse_csv(data);
+  std::vector<std::map<std::string, std::string>> rows;
+  for (size_t i = 1; i < records.size(); ++i) {
+    std::map<std::string, std::string> row;
+    for (size_t column = 0; column < records[0].size() && column < records[i].size(); ++column) {
+      row[records[0][column]] = records[i][column];
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+struct Mode {
+  std::vector<std::string> args;
+  const char* csv_name;
+  const char* status_column;
+  const char* detail_column;
+};
+
+Mode mode_named(const std::string& mode) {
+  if (mode == "performance") {
+    return {{"--performance", "-n", "3", "--warmup", "1"}, "performance.csv", "status", "error"};
+  }
+  return {{"--accuracy"}, "accuracy.csv", "accuracy", "detail"};
+}
+
+void record(const std::string& model, const std::string& backend, const std::string& mode,
+            const std::string& status) {
+  // One write per line, appended: ctest's parallel tests share the file.
+  std::ofstream out(std::getenv("TRACEBENCH_RECORD_ROWS"), std::ios::app);
+  out << (model + "," + backend + "," + this_build() + "," + mode + "," + status + "\n");
+}
+
+}  // namespace
+
+std::string this_build() { return TORCH_VERSION_MAJOR >= 2 ? "2.x" : "1.13"; }
+
+std::map<std::pair<std::string, std::string>, ExpectedRow> expected_rows() {
+  std::map<std::pair<std::string, std::string>, ExpectedRow> table;
+  for (auto& row : records_of(read_file(source_path(kTable)))) {
+    if (row["build"] != this_build()) continue;
+    table[{row["model"], row["backend"]}] = {row["performance"], row["accuracy"], row["note"]};
+  }
+  return table;
+}
+
+void expect_rows_as_in_the_table(const std::string& model, const std::string& only,
+                                 const std::string& mode_name) {
+  const bool recording = std::getenv("TRACEBENCH_RECORD_ROWS") != nullptr;
+  const auto table = expected_rows();
+  std::vector<std::string> backends;
+  for (const auto& backend : backend_names()) {
+    const auto entry = table.find({model, backend});
+    if (entry == table.end()) {
+      if (recording) {
+        backends.push_back(backend);
+        continue;
+      }
+      ADD_FAILURE() << model << " x " << backend << " has no line for build " << this_build()
+                    << " in " << kTable << " (TRACEBENCH_RECORD_ROWS records one)";
+    } else if (entry->second.performance != kSkipped) {
+      backends.push_back(backend);
+    }
+  }
+  const Mode mode = mode_named(mode_name);
+  const auto csv = process_temp_path(mode.csv_name);
+  // ctest runs these two at a time on CI's two cores, where spinning OpenMP
+  // workers starve each other (lazy_trace_everytime's compile of
+  // mobilevit_xxs beside a two-thread load: 16 s spinning, 1.7 s passive; on
+  // CI it ran past the timeout). These tests check rows, not speed.
+  std::vector<std::string> args = {TRACEBENCH_BINARY,
+                                   "--backend=" + join(backends, ","),
+                                   "--only=" + only,
+                                   "--output",
+                                   csv.string(),
+                                   "--timeout",
+                                   "240",
+                                   "--omp-wait",
+                                   "passive"};
+  args.insert(args.end(), mode.args.begin(), mode.args.end());
+  const auto result = run_command(args);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+
+  std::map<std::string, std::pair<std::string, std::string>> rows;  // backend -> status, detail
+  for (auto& row : records_of(read_file(csv))) {
+    rows[row["backend"]] = {row[mode.status_column], row[mode.detail_column]};
+  }
+  for (const auto& backend : backends) {
+    const auto it = rows.find(backend);
+    ASSERT_NE(it, rows.end()) << "no row for " << backend << "\n" << result.output;
+    const auto& [status, detail] = it->second;
+    if (recording) {
+      record(model, backend, mode_name, status);
+      continue;
+    }
+    const auto& expected = table.at({model, backend});
+    EXPECT_EQ(status, mode_name == "performance" ? expected.performance : expected.accuracy)
+        << model << " x " << backend << " (" << mode_name << ", build " << this_build()
+        << "): " << detail << "\n(the table's line: " << kTable << "; its note: " << expected.note
+        << ")";
+    if (status != "pass") {
+      EXPECT_FALSE(detail.empty()) << backend << ": " << status << " without a reason";
+    }
+  }
+}
+
+}  // namespace tracebench::testing
