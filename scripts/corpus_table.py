@@ -58,9 +58,11 @@ def cell(row):
 
 
 def markdown(rows, build):
+    # Columns in the file's order of backends, the same for every build's table.
+    backends = list(dict.fromkeys(row["backend"] for row in rows))
     rows = [row for row in rows if row["build"] == build]
     models = list(dict.fromkeys(row["model"] for row in rows))
-    backends = list(dict.fromkeys(row["backend"] for row in rows))
+    backends = [backend for backend in backends if any(row["backend"] == backend for row in rows)]
     cells = {(row["model"], row["backend"]): cell(row) for row in rows}
     lines = ["| model | " + " | ".join(f"`{backend}`" for backend in backends) + " |",
              "|---" * (len(backends) + 1) + "|"]
