@@ -81,11 +81,11 @@ bool is_mixed_dtype_error(const std::string& error) {
           error.find("dtype") != std::string::npos);
 }
 
-// `error` as the row's reason when autocast's lists cause it; rethrown as a
-// failure otherwise.
-UnsupportedModel unsupported_under_autocast(const std::string& error) {
+// Throws `error` as the row's reason: unsupported when autocast's lists
+// cause it, a failure otherwise.
+[[noreturn]] void throw_autocast_failure(const std::string& error) {
   if (!is_mixed_dtype_error(error)) throw std::runtime_error("ofi_bf16: " + error);
-  return UnsupportedModel("ofi_bf16: the model does not run under bfloat16 autocast: " + error);
+  throw UnsupportedModel("ofi_bf16: the model does not run under bfloat16 autocast: " + error);
 }
 
 // The model on `graph` if it runs `inputs`, else nullptr and the first line
@@ -121,7 +121,7 @@ class OptimizeForInferenceBf16Backend final : public Backend {
     } catch (const std::exception& error) {
       // Autocast casts only the ops on its lists, so an op outside them may
       // meet a bfloat16 operand and a float32 one.
-      throw unsupported_under_autocast(describe_error(error));
+      throw_autocast_failure(describe_error(error));
     }
     // Folding float32 batch-norm or bias constants into bfloat16 weights can
     // leave an op with operands of both types; then the trace runs as it is.
@@ -137,7 +137,7 @@ class OptimizeForInferenceBf16Backend final : public Backend {
     if (auto compiled = model_that_runs(traced, false, dtypes, options.example_inputs, error)) {
       return compiled;
     }
-    throw unsupported_under_autocast(error);
+    throw_autocast_failure(error);
   }
 };
 

@@ -11,6 +11,7 @@
 #include "runner/performance.h"
 #include "runner/status_rows.h"
 #include "runner/training.h"
+#include "util/error_text.h"
 
 namespace tracebench {
 

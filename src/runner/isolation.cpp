@@ -29,6 +29,7 @@
 #include "runner/sweep.h"
 #include "sources/load_model.h"
 #include "tracebench/error.h"
+#include "util/error_text.h"
 #include "util/text.h"
 
 namespace tracebench {
@@ -63,10 +64,10 @@ struct ChildReport : ChildRows {
 
 ChildReport read_report(const std::filesystem::path& rows_file) {
   std::ifstream in(rows_file);
-  ChildReport report;
-  static_cast<ChildRows&>(report) = parse_child_rows(
-      std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()));
-  return report;
+  return {parse_child_rows(
+              std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>())),
+          {},
+          {}};
 }
 
 ChildReport run_child(const ModelSpec& spec, const RunOptions& options, std::ostream& err) {

@@ -29,6 +29,7 @@
 #include "runner/status_rows.h"
 #include "runner/streams.h"
 #include "runner/training.h"
+#include "util/error_text.h"
 
 namespace tracebench {
 

@@ -4,6 +4,7 @@
 
 #include "measure/op_profile.h"
 #include "runner/status_rows.h"
+#include "util/error_text.h"
 #include "util/files.h"
 
 namespace tracebench {

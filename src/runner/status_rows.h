@@ -11,7 +11,6 @@
 #include "report/result_row.h"
 #include "runner/run_options.h"
 #include "tracebench/backend.h"
-#include "util/error_text.h"
 
 namespace tracebench {
 
