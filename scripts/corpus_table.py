@@ -52,9 +52,8 @@ def cell(row):
     """What a reader needs of one row: its status, both when they differ."""
     if row["performance"] == "skipped":
         return "not run"
-    if row["performance"] == row["accuracy"]:
-        return row["performance"]
-    return f'{row["performance"]} / {row["accuracy"]}'
+    performance, accuracy = (row[mode].replace("|", " or ") for mode in ("performance", "accuracy"))
+    return performance if performance == accuracy else f"{performance} / {accuracy}"
 
 
 def markdown(rows, build):

@@ -22,6 +22,8 @@ struct ExpectedRow {
 };
 
 /// Status `skipped`: the pair is not run in the tests (its note says why).
+/// A status may name alternatives, "pass|fail_accuracy", where the note says
+/// why the row is not the same from one run to the next.
 inline constexpr const char* kSkipped = "skipped";
 
 /// (model, backend) -> expected row, for this build.
