@@ -5,6 +5,7 @@
 #include "report/json.h"
 #include "report/markdown.h"
 #include "report/merge.h"
+#include "runner/setting_fields.h"
 #include "tracebench/error.h"
 #include "util/text.h"
 
@@ -55,7 +56,8 @@ std::optional<int> ReportCommands::run(std::ostream& out, std::ostream& err) con
     if (!(threshold_ >= 0)) throw UsageError("--threshold must be 0 or more (a fraction)");
     const auto base = read_report(base_);
     const auto next = read_report(next_);
-    const std::string differing = join(differing_settings(base, next), "; ");
+    const std::string differing =
+        join(differing_settings(base, next, settings_that_change_numbers()), "; ");
     if (!differing.empty() && !allow_config_change_) {
       throw UsageError("the two runs were measured under different settings (" + differing +
                        "); re-run one with the other's settings, or pass --allow-config-change");

@@ -19,13 +19,6 @@ RowKey key_of(const ResultRow& row, bool across_settings) {
   return row_key(row);
 }
 
-// The config entries (runner/run_context.cpp) whose change changes what a
-// row measures; repeat, warm-up and seed only change how well it is measured.
-const char* const kSettingsThatChangeNumbers[] = {
-    "measure", "mode",         "precision", "optimizer",          "weights",         "batch_size",
-    "threads", "input_shapes", "device",    "iterations_per_run", "randomize_input", "sample_order",
-    "streams", "malloc",       "cpus",      "omp_wait",           "inputs",          "input_pool"};
-
 // A sweep's rows of one model and backend are told apart by their point:
 // "resnet18 (batch 8, 2 threads)" (report/sweep_groups.h).
 using PointLabels = std::map<RowKey, std::string>;
@@ -77,13 +70,14 @@ RowChange measure_change(const ResultRow& base, const ResultRow& next, const Run
 
 }  // namespace
 
-std::vector<std::string> differing_settings(const RunReport& base, const RunReport& next) {
+std::vector<std::string> differing_settings(const RunReport& base, const RunReport& next,
+                                            const std::vector<std::string>& settings) {
   std::vector<std::string> differing;
-  for (const char* setting : kSettingsThatChangeNumbers) {
+  for (const auto& setting : settings) {
     const auto in_base = base.config.value(setting, nlohmann::json());
     const auto in_next = next.config.value(setting, nlohmann::json());
     if (in_base != in_next) {
-      differing.push_back(std::string(setting) + ": " + in_base.dump() + " -> " + in_next.dump());
+      differing.push_back(setting + ": " + in_base.dump() + " -> " + in_next.dump());
     }
   }
   return differing;

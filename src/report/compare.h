@@ -39,9 +39,11 @@ struct RunComparison {
   double alpha = 0.05;
 };
 
-/// The run settings that change the numbers and differ between the two
-/// reports' configs, each as "name: base -> new" (e.g. "precision: fp32 -> bf16").
-std::vector<std::string> differing_settings(const RunReport& base, const RunReport& next);
+/// The `settings` (config keys: those that change the numbers,
+/// runner/setting_fields.h) that differ between the two reports' configs, each
+/// as "name: base -> new" (e.g. "precision: fp32 -> bf16").
+std::vector<std::string> differing_settings(const RunReport& base, const RunReport& next,
+                                            const std::vector<std::string>& settings);
 
 /// Matches rows on (model, backend, mode, precision, batch size); with
 /// `across_settings` on (model, backend, mode) only, so that runs made under

@@ -1,6 +1,6 @@
 #pragma once
 // The run's context (report/reporter.h) from its validated options: the
-// settings every report records and `compare` checks, and the environment.
+// settings every report records (runner/setting_fields.h) and the environment.
 
 #include <string>
 
@@ -8,10 +8,6 @@
 #include "runner/run_options.h"
 
 namespace tracebench {
-
-/// The effective settings, as recorded in the JSON report's "config". Every
-/// option that changes the numbers is here (report/compare.cpp lists which).
-nlohmann::json settings_to_json(const RunOptions& options);
 
 /// Collects the environment now, with the compute probe run at each thread
 /// count of the sweep's `points` (runner/sweep.h) for `models` models each.
