@@ -17,8 +17,8 @@
 #include <functional>
 #include <iostream>
 
-#include "backends/lazy_capture.h"
-#include "backends/lazy_common.h"
+#include "backends/lazy/lazy_capture.h"
+#include "backends/lazy/lazy_common.h"
 #include "backends/registry.h"
 #include "zoo/zoo.h"
 

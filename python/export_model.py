@@ -10,8 +10,9 @@ FILE.py is imported the way `python3 FILE.py` would see it (its directory
 first on sys.path, so sibling modules import), NAME() is created with no
 arguments and put in eval mode, and its inputs come from
 `get_example_inputs()` (a tensor, or a tuple, list or dict of tensors; a dict
-is passed as keyword arguments, `model(**inputs)`) or from --input-shapes
-(float tensors of those shapes).
+is passed as keyword arguments, `model(**inputs)`; an input may itself be a
+tuple, list or dict of tensors, as an RNN's hidden state (h, c) is) or from
+--input-shapes (float tensors of those shapes).
 
 The archive holds a wrapper module whose TorchScript class is also named NAME,
 with each character other than a letter, digit or _ made _ (the model is its
@@ -20,7 +21,9 @@ positionally, a dict's values in the dict's order, and returns:
   - a tensor, when the model returns a tensor;
   - otherwise a flat tuple of the tensors in the model's output, depth first
     in container order (dict insertion order, NamedTuple field order), with
-    None entries left out.
+    the values that are no tensors (None, numbers, strings: a seq2seq model's
+    decoded lengths) left out, as PyTorch's dynamo runner leaves them out of
+    its comparison.
 
 Extra files in the archive:
   tracebench/example_inputs.pt   torch.save'd tuple of the input tensors (a
@@ -35,6 +38,10 @@ Extra files in the archive:
                                  {"logits": t, "hidden": (a, b)} gives
                                  ["logits", "hidden[0]", "hidden[1]"], and
                                  (t, {"aux": u}) gives ["[0]", "[1].aux"].
+  tracebench/dropped_outputs.json  JSON list of the paths, as above, of the
+                                 values left out: {"logits": t, "lengths": 7}
+                                 gives ["lengths"]. Every row warns of them
+                                 (non_tensor_outputs).
 
 With --manifest, a successful export also writes JSON
     {"python": sys.version, "torch": torch.__version__, "files": [...],
@@ -184,23 +191,43 @@ def name_inputs(inputs, class_name):
         raise ExportError(f"{class_name}.get_example_inputs must return tensors (a tensor, or a "
                           f"tuple, list or dict of them), got {type(inputs).__name__}")
     for name, value in named:
-        if not isinstance(value, torch.Tensor):
-            raise ExportError(f"{class_name}.get_example_inputs must return tensors, got "
-                              f"{type(value).__name__} for {name}; make it a tensor, or set it "
-                              f"in the constructor")
+        odd = first_non_tensor(value)
+        if odd is not None:
+            raise ExportError(f"{class_name}.get_example_inputs must return tensors (alone, or "
+                              f"in tuples, lists and dicts), got {type(odd).__name__} for "
+                              f"{name}; make it a tensor, or set it in the constructor")
         if keywords and not (isinstance(name, str) and name.isidentifier()):
             raise ExportError(f"{class_name}.get_example_inputs returned a dict with key "
                               f"{name!r}; its keys must be forward's argument names")
     return [name for name, _ in named], tuple(value for _, value in named), keywords
 
 
+# What a model may return beside its tensors, left out of the trace's outputs.
+NON_TENSOR_LEAVES = (type(None), bool, int, float, complex, str, bytes)
+
+
+def first_non_tensor(value):
+    """The first value in an input that is neither a tensor nor a tuple, list or dict of them
+    (an RNN's hidden state (h, c) is a tuple of tensors); None if there is none."""
+    if isinstance(value, torch.Tensor):
+        return None
+    if isinstance(value, (tuple, list)):
+        children = value
+    elif isinstance(value, dict) and all(isinstance(key, str) for key in value):
+        children = value.values()
+    else:
+        return value
+    return next((odd for odd in map(first_non_tensor, children) if odd is not None), None)
+
+
 def flatten_outputs(value, path=""):
     """(path, tensor) pairs of the tensors in value, in the order and with
-    the paths the module docstring describes."""
-    if value is None:
-        return []
+    the paths the module docstring describes; (path, None) for a value that is
+    no tensor, to be left out."""
     if isinstance(value, torch.Tensor):
         return [(path or "output", value)]
+    if isinstance(value, NON_TENSOR_LEAVES):
+        return [(path or "output", None)]
     if isinstance(value, dict):
         children = [(join_name(path, key), child) for key, child in value.items()]
     elif isinstance(value, tuple) and hasattr(value, "_fields"):  # a NamedTuple
@@ -209,8 +236,8 @@ def flatten_outputs(value, path=""):
         children = [(f"{path}[{i}]", child) for i, child in enumerate(value)]
     else:
         raise ExportError(f"forward returned {type(value).__name__} at "
-                          f"{path or 'the top level'}; return tensors (or None) only, alone or "
-                          f"in tuples, lists and dicts")
+                          f"{path or 'the top level'}; return tensors (and numbers, strings or "
+                          f"None, which are left out), alone or in tuples, lists and dicts")
     return [leaf for child_path, child in children for leaf in flatten_outputs(child, child_path)]
 
 
@@ -231,11 +258,13 @@ def wrap(model, class_name, input_names, keywords):
             output = self.model(**dict(zip(input_names, inputs)))
         else:
             output = self.model(*inputs)
-        leaves = flatten_outputs(output)
+        flat = flatten_outputs(output)
+        leaves = [(path, tensor) for path, tensor in flat if tensor is not None]
         if not leaves:
             raise ExportError("forward returned no tensors; return at least one")
         # Recorded while tracing, so that the model runs only once.
         self.output_paths = [path for path, _ in leaves]
+        self.dropped_outputs = [path for path, tensor in flat if tensor is None]
         if isinstance(output, torch.Tensor):
             return output
         return tuple(tensor for _, tensor in leaves)
@@ -263,7 +292,7 @@ def trace(wrapper, inputs, class_name):
                           f"inputs under torch.jit.trace")
 
 
-def save_archive(traced, path, inputs, input_names, output_paths, class_name):
+def save_archive(traced, path, inputs, input_names, output_paths, dropped_outputs, class_name):
     """Writes the archive whole or not at all: a failed save leaves no file for the cache to
     take for a model."""
     buffer = io.BytesIO()
@@ -274,6 +303,7 @@ def save_archive(traced, path, inputs, input_names, output_paths, class_name):
             "tracebench/example_inputs.pt": buffer.getvalue(),
             "tracebench/input_names.json": json.dumps(input_names),
             "tracebench/output_paths.json": json.dumps(output_paths),
+            "tracebench/dropped_outputs.json": json.dumps(dropped_outputs),
         })
         os.replace(partial, path)
     except Exception as e:
@@ -351,7 +381,7 @@ def export(args):
     wrapper = wrap(model, args.class_name, input_names, keywords)
     traced = trace(wrapper, inputs, args.class_name)
     save_archive(traced, args.output, inputs, input_names, wrapper.output_paths,
-                 args.class_name)
+                 wrapper.dropped_outputs, args.class_name)
     if args.manifest:
         write_manifest(args.manifest, args.file)
 

@@ -1,7 +1,8 @@
 """Exports a traced TorchScript module to ONNX (the openvino and onnxruntime backends).
 
 tracebench hands over the module with its outputs already flat (one tensor after another) and
-its example inputs, all tensors; the ONNX graph's inputs are named input_0, input_1, ... and
+its example inputs, tensors or tuples, lists and dicts of them; the ONNX graph's inputs, one per
+tensor in depth-first order, are named input_0, input_1, ... and
 its outputs output_0, output_1, ... in that order. PyTorch 1.x exports with its TorchScript
 exporter; PyTorch 2.x with the dynamo exporter (torch.export, then onnxscript) on the module's
 ExportedProgram. Weights are initializers of the graph, kept in float32. A failure ends in a
@@ -28,12 +29,22 @@ def names(prefix, count):
     return [f"{prefix}_{i}" for i in range(count)]
 
 
+def tensor_count(value):
+    """The tensors in value, nested in tuples, lists and dicts: ONNX takes each as an input of
+    its own, in this depth-first order (tracebench feeds them in the same)."""
+    if isinstance(value, (tuple, list)):
+        return sum(map(tensor_count, value))
+    if isinstance(value, dict):
+        return sum(map(tensor_count, value.values()))
+    return 1
+
+
 def export(module, inputs, output):
     import torch
 
     outputs = module(*inputs)
     output_count = len(outputs) if isinstance(outputs, (tuple, list)) else 1
-    input_names = names("input", len(inputs))
+    input_names = names("input", tensor_count(inputs))
     output_names = names("output", output_count)
     if int(torch.__version__.split(".")[0]) < 2:
         torch.onnx.export(module, tuple(inputs), output, opset_version=OPSET_TORCHSCRIPT_EXPORTER,

@@ -91,10 +91,16 @@ class TorchCompile:
 
         import traced_exporter
 
+        from torch.utils import _pytree
+
         torch.set_num_threads(threads)
         torch._inductor.config.freezing = True
         module = torch.jit.load(model).eval()
         example = torch.load(options["inputs"])
+        # The harness sends the inputs' tensors flat, depth first: an input that is a tuple,
+        # list or dict of tensors (an RNN's (h, c)) is put back together from them.
+        self.structure = _pytree.tree_structure(tuple(example))
+        self.unflatten = _pytree.tree_unflatten
         with torch.no_grad():
             program = traced_exporter.exported_program(module, example)
             self.compiled = torch.compile(program.module(), mode=options["mode"])
@@ -110,7 +116,7 @@ class TorchCompile:
         return type(error).__name__ == "UnsupportedOperatorException"
 
     def feeds(self, arrays):
-        return [self.torch.from_numpy(array) for array in arrays]
+        return self.unflatten([self.torch.from_numpy(array) for array in arrays], self.structure)
 
     def __call__(self, feeds):
         with self.torch.no_grad():

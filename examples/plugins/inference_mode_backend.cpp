@@ -38,7 +38,6 @@ class InferenceModeModel : public tracebench::CompiledModel {
 
 class InferenceModeBackend : public tracebench::Backend {
  public:
-  std::string name() const override { return "inference_mode"; }
   std::string description() const override {
     return "plugin: eager with every call under c10::InferenceMode";
   }

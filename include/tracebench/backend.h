@@ -174,7 +174,9 @@ class CompiledTrainingStep : public CompiledModel {
 class Backend {
  public:
   virtual ~Backend() = default;
-  virtual std::string name() const = 0;
+  /// What --backend= takes: the name it was registered under (a built-in's
+  /// registration line, or TRACEBENCH_REGISTER_BACKEND).
+  virtual std::string name() const { return registered_name_; }
   /// One line for `tracebench list`.
   virtual std::string description() const = 0;
   /// The runtime behind it on this machine, with its version and language
@@ -198,6 +200,7 @@ class Backend {
   virtual Numerics numerics() const { return Numerics::kExact; }
   /// Compiles `model`. May throw: the runner turns that into a `fail_to_run` row.
   virtual std::unique_ptr<CompiledModel> compile(Model& model, const CompileOptions& options) = 0;
+
   /// For backends whose parameters live outside the model (a lazy device): the
   /// whole training iteration, optimizer included. nullptr (the default) means
   /// the harness builds the iteration around compile(Mode::kTraining) and
@@ -206,6 +209,11 @@ class Backend {
       Model& /*model*/, const CompileOptions& /*options*/, const TrainingRecipe& /*recipe*/) {
     return nullptr;
   }
+
+ private:
+  // make_backend (src/backends/registry.h) names every instance it makes.
+  friend std::unique_ptr<Backend> make_backend(const std::string& name);
+  std::string registered_name_;
 };
 
 /// The symbol prefix the plugin loader looks for in a plugin's dynamic symbol
@@ -216,8 +224,8 @@ inline constexpr const char* kBackendFactoryPrefix = "tracebench_backend_";
 
 /// Exports a factory for backend CLASS under the name NAME (an identifier: it is
 /// what --backend= takes), so that `--backend-plugin FILE` registers it. CLASS
-/// must be default-constructible, derive from tracebench::Backend, and its
-/// name() should return #NAME.
+/// must be default-constructible and derive from tracebench::Backend; its
+/// name() is #NAME.
 #define TRACEBENCH_REGISTER_BACKEND(NAME, CLASS)     \
   extern "C" __attribute__((visibility("default")))  \
   tracebench::Backend* tracebench_backend_##NAME() { \

@@ -58,6 +58,12 @@ class Model {
   /// for messages that point at one of them; empty: named by position.
   virtual std::vector<std::string> output_names() { return {}; }
 
+  /// The paths, named as output_names() names them, of what the model's own
+  /// forward returns beside its tensors (numbers, strings, None: a seq2seq
+  /// model's decoded lengths), which the loaded forward leaves out; each row
+  /// warns of them (non_tensor_outputs).
+  virtual std::vector<std::string> dropped_outputs() { return {}; }
+
   /// Whether forward branches or loops at run time (TorchScript's prim::If /
   /// prim::Loop): a backend that traces records one path only.
   virtual bool has_control_flow() { return false; }

@@ -7,10 +7,10 @@
 #include "app/partition_flags.h"
 #include "app/plugin_loader.h"
 #include "app/report_commands.h"
-#include "runner/isolation.h"
-#include "runner/launcher.h"
+#include "orchestration/isolation.h"
+#include "orchestration/launcher.h"
+#include "orchestration/suite.h"
 #include "runner/setting_fields.h"
-#include "runner/suite.h"
 #include "tracebench/error.h"
 
 namespace tracebench {
@@ -56,6 +56,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
       throw UsageError("choose a mode: --performance or --accuracy (or run `tracebench list`)");
     }
     options.child_args = child_arguments(app);
+    options.requested = requested_settings(app, options);
     if (!options.rows_to.empty()) return run_isolated_child(options);
     resolve_partition(app, options, err);
     bind_to_cpus(options);

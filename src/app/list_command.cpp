@@ -6,8 +6,8 @@
 #include <iomanip>
 #include <sstream>
 
-#include "backends/flops.h"
 #include "backends/registry.h"
+#include "measure/flops.h"
 #include "util/text.h"
 #include "zoo/zoo.h"
 

@@ -2,7 +2,7 @@
 
 #include <cstdlib>
 
-#include "runner/partition_source.h"
+#include "orchestration/partition_source.h"
 
 namespace tracebench {
 

@@ -1,6 +1,6 @@
 #pragma once
 // --total-partitions and --partition-id, or the scheduler that started this
-// process (runner/partition_source.h).
+// process (orchestration/partition_source.h).
 
 #include <CLI/CLI.hpp>
 #include <ostream>

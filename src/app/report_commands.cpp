@@ -1,10 +1,12 @@
 #include "app/report_commands.h"
 
+#include <algorithm>
+
 #include "report/compare.h"
-#include "report/html.h"
 #include "report/json.h"
-#include "report/markdown.h"
 #include "report/merge.h"
+#include "report/report_file.h"
+#include "report/reporters.h"
 #include "runner/setting_fields.h"
 #include "tracebench/error.h"
 #include "util/text.h"
@@ -13,11 +15,16 @@ namespace tracebench {
 
 ReportCommands::ReportCommands(CLI::App& app) {
   report_ = app.add_subcommand(
-      "report", "Render a JSON report as one self-contained HTML page, or as markdown tables");
+      "report",
+      "Write a JSON report (a run's, or merged partitions') as any report file a run writes: "
+      "HTML, markdown, CSV or JSON");
   report_->add_option("results", report_input_, "A JSON file written by --json")->required();
-  report_->add_option("--html", html_output_, "The HTML file to write");
-  report_->add_option("--markdown", markdown_output_,
-                      "The markdown file to write (GitHub-flavoured tables)");
+  for (const auto& format : report_file_formats()) {
+    report_
+        ->add_option(std::string("--") + format.flag, report_outputs_[format.flag],
+                     std::string("The ") + format.name + " file to write")
+        ->type_name("FILE");
+  }
 
   compare_ = app.add_subcommand(
       "compare", "Compare two JSON reports; exit 1 on a significant regression beyond --threshold");
@@ -38,17 +45,23 @@ ReportCommands::ReportCommands(CLI::App& app) {
 
 std::optional<int> ReportCommands::run(std::ostream& out, std::ostream& err) const {
   if (report_->parsed()) {
-    if (html_output_.empty() && markdown_output_.empty()) {
-      throw UsageError("report: nothing to write; add --html FILE or --markdown FILE");
+    std::vector<std::string> flags;
+    for (const auto& format : report_file_formats()) {
+      flags.push_back(std::string("--") + format.flag + " FILE");
+    }
+    const auto given = [this](const ReportFileFormat& format) {
+      return report_outputs_.at(format.flag);
+    };
+    const auto& formats = report_file_formats();
+    if (std::all_of(formats.begin(), formats.end(),
+                    [&](const auto& format) { return given(format).empty(); })) {
+      throw UsageError("report: nothing to write; add " + join(flags, ", "));
     }
     const auto report = read_report(report_input_);
-    if (!html_output_.empty()) {
-      write_html_report(html_output_, report);
-      out << "wrote " << html_output_ << " (" << report.rows.size() << " rows)" << std::endl;
-    }
-    if (!markdown_output_.empty()) {
-      write_markdown_report(markdown_output_, report);
-      out << "wrote " << markdown_output_ << " (" << report.rows.size() << " rows)" << std::endl;
+    for (const auto& format : formats) {
+      if (given(format).empty()) continue;
+      write_report_file(given(format), format.flag, format.render(report));
+      out << "wrote " << given(format) << " (" << report.rows.size() << " rows)" << std::endl;
     }
     return 0;
   }
@@ -72,7 +85,7 @@ std::optional<int> ReportCommands::run(std::ostream& out, std::ostream& err) con
     for (const auto& path : merge_inputs_) inputs.emplace_back(path, read_report(path));
     const auto merged = merge_reports(inputs);
     const auto coverage = partition_coverage(inputs);
-    write_report_atomically(merge_output_, merged);
+    write_report_file(merge_output_, "output", render_json(merged));
     out << "wrote " << merge_output_ << " (" << merged.rows.size() << " rows from " << inputs.size()
         << " files)" << std::endl;
     if (coverage.missing.empty()) return 0;

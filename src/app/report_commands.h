@@ -1,9 +1,10 @@
 #pragma once
-// The subcommands that read JSON reports: `report` (HTML), `compare` (two
+// The subcommands that read JSON reports: `report` (any report file), `compare` (two
 // runs, CI gate) and `merge` (partitions into one file).
 
 #include <CLI/CLI.hpp>
 
+#include <map>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -24,7 +25,9 @@ class ReportCommands {
   CLI::App* report_;
   CLI::App* compare_;
   CLI::App* merge_;
-  std::string report_input_, html_output_, markdown_output_;
+  std::string report_input_;
+  /// The file to write per report file format's flag ("" for none).
+  std::map<std::string, std::string> report_outputs_;
   std::string base_, next_;
   double threshold_ = 0.05;
   bool allow_config_change_ = false;

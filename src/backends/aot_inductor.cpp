@@ -9,6 +9,7 @@
 
 #include <torch/version.h>
 
+#include "backends/registry.h"
 #include "tracebench/tracing.h"
 
 #if TORCH_VERSION_MAJOR >= 2
@@ -17,7 +18,7 @@
 #include <filesystem>
 #include <map>
 
-#include "backends/traced_export.h"
+#include "backends/graph/traced_export.h"
 #include "build_config.h"
 #include "measure/environment.h"
 #include "util/python_interpreter.h"
@@ -77,7 +78,6 @@ std::unique_ptr<CompiledModel> compile_package(Model& model, const CompileOption
 
 class AotInductorBackend final : public Backend {
  public:
-  std::string name() const override { return "aot_inductor"; }
   std::string description() const override {
     return "torch.export + AOTInductor package (freezing), run from C++; PyTorch 2.x build only";
   }
@@ -103,10 +103,9 @@ class AotInductorBackend final : public Backend {
       "): build with `make build-torch2`";
 };
 
-}  // namespace
+const BuiltinBackend kAotInductor("aot_inductor",
+                                  [] { return std::make_unique<AotInductorBackend>(); });
 
-std::unique_ptr<Backend> make_aot_inductor_backend() {
-  return std::make_unique<AotInductorBackend>();
-}
+}  // namespace
 
 }  // namespace tracebench

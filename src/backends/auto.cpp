@@ -12,7 +12,7 @@
 #include <limits>
 
 #include "accuracy/tolerance.h"
-#include "backends/frozen_graph.h"
+#include "backends/graph/frozen_graph.h"
 #include "backends/registry.h"
 #include "measure/quiet_threads.h"
 #include "measure/statistics.h"
@@ -137,7 +137,6 @@ class AutoModel final : public CompiledModel {
 
 class AutoBackend final : public Backend {
  public:
-  std::string name() const override { return "auto"; }
   bool traces_model() const override { return true; }
   std::string description() const override {
     return "the fastest of eager/ofi/onednn_linear/xnnpack/openvino/onnxruntime (+aot_inductor "
@@ -157,7 +156,7 @@ class AutoBackend final : public Backend {
     for (const char* name : kCandidates) {
       auto backend = make_backend(name);
       if (backend->numerics() > options.auto_tolerance) continue;
-      // The parent's row says why (runner/isolation.cpp).
+      // The parent's row says why (orchestration/isolation.cpp).
       if (std::find(options.auto_skip.begin(), options.auto_skip.end(), name) !=
           options.auto_skip.end()) {
         continue;
@@ -216,8 +215,8 @@ class AutoBackend final : public Backend {
   }
 };
 
-}  // namespace
+const BuiltinBackend kAuto("auto", [] { return std::make_unique<AutoBackend>(); });
 
-std::unique_ptr<Backend> make_auto_backend() { return std::make_unique<AutoBackend>(); }
+}  // namespace
 
 }  // namespace tracebench

@@ -1,6 +1,7 @@
 // eager: the model as it is. torch::nn models run their C++ forward directly;
 // TorchScript-loaded models (.pt, .py) run with graph optimizations off.
 
+#include "backends/registry.h"
 #include "tracebench/backend.h"
 
 namespace tracebench {
@@ -20,7 +21,6 @@ class EagerModel final : public CompiledModel {
 
 class EagerBackend final : public Backend {
  public:
-  std::string name() const override { return "eager"; }
   std::string description() const override {
     return "the model as written (TorchScript files: JIT graph optimizations off)";
   }
@@ -30,8 +30,8 @@ class EagerBackend final : public Backend {
   }
 };
 
-}  // namespace
+const BuiltinBackend kEager("eager", [] { return std::make_unique<EagerBackend>(); });
 
-std::unique_ptr<Backend> make_eager_backend() { return std::make_unique<EagerBackend>(); }
+}  // namespace
 
 }  // namespace tracebench

@@ -22,7 +22,8 @@
 #include <algorithm>
 #include <limits>
 
-#include "backends/frozen_graph.h"
+#include "backends/graph/frozen_graph.h"
+#include "backends/registry.h"
 #include "measure/environment.h"
 #include "tracebench/tracing.h"
 
@@ -58,7 +59,6 @@ bool quantize_linear(Node* linear, const at::Tensor& weight, bool reduce_range) 
 
 class Int8DynamicBackend final : public Backend {
  public:
-  std::string name() const override { return "int8_dynamic"; }
   bool traces_model() const override { return true; }
   Numerics numerics() const override { return Numerics::kInt8; }
   std::string description() const override {
@@ -95,10 +95,9 @@ class Int8DynamicBackend final : public Backend {
   }
 };
 
-}  // namespace
+const BuiltinBackend kInt8Dynamic("int8_dynamic",
+                                  [] { return std::make_unique<Int8DynamicBackend>(); });
 
-std::unique_ptr<Backend> make_int8_dynamic_backend() {
-  return std::make_unique<Int8DynamicBackend>();
-}
+}  // namespace
 
 }  // namespace tracebench

@@ -7,9 +7,10 @@
 
 #include <functional>
 
-#include "backends/lazy_common.h"
-#include "backends/lazy_segments.h"
-#include "backends/lazy_training.h"
+#include "backends/lazy/lazy_common.h"
+#include "backends/lazy/lazy_segments.h"
+#include "backends/lazy/lazy_training.h"
+#include "backends/registry.h"
 #include "tracebench/error.h"
 
 namespace tracebench {
@@ -94,7 +95,6 @@ class LazyTrainEverytimeStep final : public CompiledTrainingStep {
 
 class LazyTraceEverytimeBackend final : public Backend {
  public:
-  std::string name() const override { return "lazy_trace_everytime"; }
   bool traces_model() const override { return true; }
   std::string description() const override {
     return "LTC TorchScript backend: record lazy IR and sync every call (graph cache by hash)";
@@ -127,10 +127,10 @@ class LazyTraceEverytimeBackend final : public Backend {
   }
 };
 
-}  // namespace
-
-std::unique_ptr<Backend> make_lazy_trace_everytime_backend() {
+const BuiltinBackend kLazyTraceEverytime("lazy_trace_everytime", [] {
   return std::make_unique<LazyTraceEverytimeBackend>();
-}
+});
+
+}  // namespace
 
 }  // namespace tracebench

@@ -19,11 +19,12 @@
 
 #include <functional>
 
-#include "backends/lazy_capture.h"
-#include "backends/lazy_common.h"
-#include "backends/lazy_frozen.h"
-#include "backends/lazy_segments.h"
-#include "backends/lazy_training.h"
+#include "backends/lazy/lazy_capture.h"
+#include "backends/lazy/lazy_common.h"
+#include "backends/lazy/lazy_frozen.h"
+#include "backends/lazy/lazy_segments.h"
+#include "backends/lazy/lazy_training.h"
+#include "backends/registry.h"
 #include "tracebench/error.h"
 
 namespace tracebench {
@@ -303,9 +304,6 @@ class LazyTrainOnceStep final : public CompiledTrainingStep {
 class LazyTraceOnceBackend final : public Backend {
  public:
   explicit LazyTraceOnceBackend(bool freeze) : freeze_(freeze) {}
-  std::string name() const override {
-    return freeze_ ? "lazy_trace_once" : "lazy_trace_once_unfrozen";
-  }
   bool traces_model() const override { return true; }
   std::string description() const override {
     return freeze_ ? "LTC TorchScript backend: trace once, replay the captured computation "
@@ -357,14 +355,13 @@ class LazyTraceOnceBackend final : public Backend {
   bool freeze_;
 };
 
-}  // namespace
-
-std::unique_ptr<Backend> make_lazy_trace_once_backend() {
+const BuiltinBackend kLazyTraceOnce("lazy_trace_once", [] {
   return std::make_unique<LazyTraceOnceBackend>(/*freeze=*/true);
-}
-
-std::unique_ptr<Backend> make_lazy_trace_once_unfrozen_backend() {
+});
+const BuiltinBackend kLazyTraceOnceUnfrozen("lazy_trace_once_unfrozen", [] {
   return std::make_unique<LazyTraceOnceBackend>(/*freeze=*/false);
-}
+});
+
+}  // namespace
 
 }  // namespace tracebench

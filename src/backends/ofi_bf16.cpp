@@ -9,7 +9,8 @@
 // elsewhere oneDNN emulates it, and the row says so.
 
 #include "backends/autocast_scope.h"
-#include "backends/frozen_graph.h"
+#include "backends/graph/frozen_graph.h"
+#include "backends/registry.h"
 #include "measure/environment.h"
 #include "tracebench/tracing.h"
 #include "util/error_text.h"
@@ -107,7 +108,6 @@ std::unique_ptr<Bf16GraphModel> model_that_runs(std::shared_ptr<torch::jit::Grap
 
 class OptimizeForInferenceBf16Backend final : public Backend {
  public:
-  std::string name() const override { return "ofi_bf16"; }
   bool traces_model() const override { return true; }
   Numerics numerics() const override { return Numerics::kBFloat16; }
   std::string description() const override {
@@ -141,10 +141,9 @@ class OptimizeForInferenceBf16Backend final : public Backend {
   }
 };
 
-}  // namespace
+const BuiltinBackend kOfiBf16("ofi_bf16",
+                              [] { return std::make_unique<OptimizeForInferenceBf16Backend>(); });
 
-std::unique_ptr<Backend> make_optimize_for_inference_bf16_backend() {
-  return std::make_unique<OptimizeForInferenceBf16Backend>();
-}
+}  // namespace
 
 }  // namespace tracebench

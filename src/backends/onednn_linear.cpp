@@ -10,7 +10,8 @@
 // conversions (~25 us) cost more than the layer: so it is a backend of its
 // own, which `auto` weighs, not part of ofi (docs/backends.md).
 
-#include "backends/frozen_graph.h"
+#include "backends/graph/frozen_graph.h"
+#include "backends/registry.h"
 #include "tracebench/tracing.h"
 
 namespace tracebench {
@@ -60,7 +61,6 @@ bool run_linear_in_onednn(Node* linear, const at::Tensor& weight) {
 
 class OnednnLinearBackend final : public Backend {
  public:
-  std::string name() const override { return "onednn_linear"; }
   bool traces_model() const override { return true; }
   std::string description() const override {
     return "ofi with the linear layers it leaves to BLAS run by oneDNN (transformers)";
@@ -81,10 +81,9 @@ class OnednnLinearBackend final : public Backend {
   }
 };
 
-}  // namespace
+const BuiltinBackend kOnednnLinear("onednn_linear",
+                                   [] { return std::make_unique<OnednnLinearBackend>(); });
 
-std::unique_ptr<Backend> make_onednn_linear_backend() {
-  return std::make_unique<OnednnLinearBackend>();
-}
+}  // namespace
 
 }  // namespace tracebench

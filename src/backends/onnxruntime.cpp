@@ -5,8 +5,9 @@
 // environment (scripts/setup-peers.sh). The model is the trace's ONNX export
 // (traced_export.h), which the openvino backends read too.
 
+#include "backends/graph/traced_export.h"
 #include "backends/python_worker.h"
-#include "backends/traced_export.h"
+#include "backends/registry.h"
 #include "util/python_interpreter.h"
 
 namespace tracebench {
@@ -17,7 +18,6 @@ constexpr const char* kFix = "run `make peers-env` (scripts/setup-peers.sh)";
 
 class OnnxRuntimeBackend final : public Backend {
  public:
-  std::string name() const override { return "onnxruntime"; }
   std::string description() const override {
     return "ONNX Runtime's CPU provider, all graph optimizations (Python worker, ONNX export)";
   }
@@ -40,10 +40,9 @@ class OnnxRuntimeBackend final : public Backend {
   }
 };
 
-}  // namespace
+const BuiltinBackend kOnnxruntime("onnxruntime",
+                                  [] { return std::make_unique<OnnxRuntimeBackend>(); });
 
-std::unique_ptr<Backend> make_onnxruntime_backend() {
-  return std::make_unique<OnnxRuntimeBackend>();
-}
+}  // namespace
 
 }  // namespace tracebench

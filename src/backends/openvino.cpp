@@ -12,7 +12,8 @@
 // The row records OpenVINO's version, these settings as the compiled model
 // reports them back, and the precision its compute ops actually ran in.
 
-#include "backends/traced_export.h"
+#include "backends/graph/traced_export.h"
+#include "backends/registry.h"
 #include "util/text.h"
 
 #ifdef TRACEBENCH_HAS_OPENVINO
@@ -177,9 +178,11 @@ class OpenVinoModel final : public CompiledModel {
 
   c10::IValue run(const std::vector<c10::IValue>& inputs) override {
     // OpenVINO reads the inputs where they are; they live through infer().
+    // Its ports take the tensors flat, as the ONNX export numbered them.
+    const auto tensors = tensor_inputs(inputs, kWhat);
     std::vector<at::Tensor> contiguous;
     for (const auto& [port, index] : inputs_) {
-      const auto& tensor = contiguous.emplace_back(inputs.at(index).toTensor().contiguous());
+      const auto& tensor = contiguous.emplace_back(tensors.at(index).contiguous());
       request_.set_tensor(port, ov::Tensor(element_type(tensor.scalar_type()),
                                            ov::Shape(tensor.sizes().begin(), tensor.sizes().end()),
                                            tensor.data_ptr()));
@@ -281,10 +284,8 @@ std::string openvino_error(const std::exception& error) {
 
 class OpenVinoBackend final : public Backend {
  public:
-  OpenVinoBackend(std::string name, Numerics numerics)
-      : name_(std::move(name)), numerics_(numerics) {}
+  explicit OpenVinoBackend(Numerics numerics) : numerics_(numerics) {}
 
-  std::string name() const override { return name_; }
   std::string description() const override {
     return numerics_ == Numerics::kBFloat16
                ? "OpenVINO's CPU plugin in bf16 (C++, ONNX export of the trace)"
@@ -303,7 +304,7 @@ class OpenVinoBackend final : public Backend {
   }
 
   std::unique_ptr<CompiledModel> compile(Model& model, const CompileOptions& options) override {
-    require_float32(name_, options.precision);
+    require_float32(name(), options.precision);
 #ifdef TRACEBENCH_HAS_OPENVINO
     const auto precision = numerics_ == Numerics::kBFloat16 ? ov::element::bf16 : ov::element::f32;
     if (shared_.model != &model) shared_ = compile_shared(model, options, precision);
@@ -342,18 +343,15 @@ class OpenVinoBackend final : public Backend {
   static constexpr const char* kMissing =
       "this build has no OpenVINO: run `make peers-env` and rebuild (scripts/setup-peers.sh)";
 #endif
-  std::string name_;
   Numerics numerics_;
 };
 
+const BuiltinBackend kOpenvino("openvino",
+                               [] { return std::make_unique<OpenVinoBackend>(Numerics::kExact); });
+const BuiltinBackend kOpenvinoBf16("openvino_bf16", [] {
+  return std::make_unique<OpenVinoBackend>(Numerics::kBFloat16);
+});
+
 }  // namespace
-
-std::unique_ptr<Backend> make_openvino_backend() {
-  return std::make_unique<OpenVinoBackend>("openvino", Numerics::kExact);
-}
-
-std::unique_ptr<Backend> make_openvino_bf16_backend() {
-  return std::make_unique<OpenVinoBackend>("openvino_bf16", Numerics::kBFloat16);
-}
 
 }  // namespace tracebench

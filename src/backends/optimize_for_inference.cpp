@@ -1,8 +1,9 @@
 // ofi: trace with the parameters as constants (a frozen graph), then the
 // passes of Python's torch.jit.freeze + torch.jit.optimize_for_inference
-// (backends/frozen_graph.cpp).
+// (backends/graph/frozen_graph.cpp).
 
-#include "backends/frozen_graph.h"
+#include "backends/graph/frozen_graph.h"
+#include "backends/registry.h"
 #include "tracebench/tracing.h"
 
 namespace tracebench {
@@ -11,7 +12,6 @@ namespace {
 
 class OptimizeForInferenceBackend final : public Backend {
  public:
-  std::string name() const override { return "ofi"; }
   bool traces_model() const override { return true; }
   std::string description() const override {
     return "trace + freeze + optimize_for_inference passes (BN folding, oneDNN)";
@@ -26,10 +26,8 @@ class OptimizeForInferenceBackend final : public Backend {
   }
 };
 
-}  // namespace
+const BuiltinBackend kOfi("ofi", [] { return std::make_unique<OptimizeForInferenceBackend>(); });
 
-std::unique_ptr<Backend> make_optimize_for_inference_backend() {
-  return std::make_unique<OptimizeForInferenceBackend>();
-}
+}  // namespace
 
 }  // namespace tracebench

@@ -9,7 +9,7 @@
 #include <mutex>
 #include <numeric>
 
-#include "backends/traced_export.h"
+#include "backends/graph/traced_export.h"
 #include "build_config.h"
 #include "util/spawn.h"
 #include "util/subprocess.h"

@@ -1,5 +1,6 @@
 #include "backends/registry.h"
 
+#include <map>
 #include <utility>
 
 #include "tracebench/error.h"
@@ -7,76 +8,58 @@
 
 namespace tracebench {
 
-// The built-in backends, one file each in this folder. A new one is its file
-// plus a line here and a line in the table below.
-std::unique_ptr<Backend> make_eager_backend();                        // eager.cpp
-std::unique_ptr<Backend> make_torchscript_backend();                  // torchscript.cpp
-std::unique_ptr<Backend> make_optimize_for_inference_backend();       // optimize_for_inference.cpp
-std::unique_ptr<Backend> make_optimize_for_inference_bf16_backend();  // ofi_bf16.cpp
-std::unique_ptr<Backend> make_int8_dynamic_backend();                 // int8_dynamic.cpp
-std::unique_ptr<Backend> make_xnnpack_backend();                      // xnnpack.cpp
-std::unique_ptr<Backend> make_onednn_linear_backend();                // onednn_linear.cpp
-std::unique_ptr<Backend> make_aot_inductor_backend();                 // aot_inductor.cpp
-std::unique_ptr<Backend> make_openvino_backend();                     // openvino.cpp
-std::unique_ptr<Backend> make_openvino_bf16_backend();                // openvino.cpp
-std::unique_ptr<Backend> make_onnxruntime_backend();                  // onnxruntime.cpp
-std::unique_ptr<Backend> make_torch_compile_backend();                // torch_compile.cpp
-std::unique_ptr<Backend> make_torch_compile_max_autotune_backend();   // torch_compile.cpp
-std::unique_ptr<Backend> make_auto_backend();                         // auto.cpp
-std::unique_ptr<Backend> make_lazy_trace_everytime_backend();         // lazy_trace_everytime.cpp
-std::unique_ptr<Backend> make_lazy_trace_once_backend();              // lazy_trace_once.cpp
-std::unique_ptr<Backend> make_lazy_trace_once_unfrozen_backend();     // lazy_trace_once.cpp
-
 namespace {
 
-using Factory = std::function<std::unique_ptr<Backend>()>;
-
-std::vector<std::pair<std::string, Factory>>& factories() {
-  static std::vector<std::pair<std::string, Factory>> all = {
-      {"eager", make_eager_backend},
-      {"ts", make_torchscript_backend},
-      {"ofi", make_optimize_for_inference_backend},
-      {"ofi_bf16", make_optimize_for_inference_bf16_backend},
-      {"int8_dynamic", make_int8_dynamic_backend},
-      {"xnnpack", make_xnnpack_backend},
-      {"onednn_linear", make_onednn_linear_backend},
-      {"aot_inductor", make_aot_inductor_backend},
-      {"openvino", make_openvino_backend},
-      {"openvino_bf16", make_openvino_bf16_backend},
-      {"onnxruntime", make_onnxruntime_backend},
-      {"torch_compile", make_torch_compile_backend},
-      {"torch_compile_max_autotune", make_torch_compile_max_autotune_backend},
-      {"auto", make_auto_backend},
-      {"lazy_trace_everytime", make_lazy_trace_everytime_backend},
-      {"lazy_trace_once", make_lazy_trace_once_backend},
-      {"lazy_trace_once_unfrozen", make_lazy_trace_once_unfrozen_backend},
-  };
+// Built-ins register during static initialization, in whatever order the
+// linker put their files: they are kept sorted by name, so that `list` and
+// the errors read the same on every build.
+std::map<std::string, BackendFactory>& builtins() {
+  static std::map<std::string, BackendFactory> all;
   return all;
+}
+
+std::vector<std::pair<std::string, BackendFactory>>& registered_later() {
+  static std::vector<std::pair<std::string, BackendFactory>> all;
+  return all;
+}
+
+BackendFactory* find_factory(const std::string& name) {
+  if (auto builtin = builtins().find(name); builtin != builtins().end()) return &builtin->second;
+  for (auto& [known, factory] : registered_later()) {
+    if (known == name) return &factory;
+  }
+  return nullptr;
 }
 
 }  // namespace
 
+BuiltinBackend::BuiltinBackend(const char* name, BackendFactory factory) {
+  builtins()[name] = std::move(factory);
+}
+
 std::vector<std::string> backend_names() {
   std::vector<std::string> names;
-  for (const auto& [name, factory] : factories()) names.push_back(name);
+  for (const auto& [name, factory] : builtins()) names.push_back(name);
+  for (const auto& [name, factory] : registered_later()) names.push_back(name);
   return names;
 }
 
 std::unique_ptr<Backend> make_backend(const std::string& name) {
-  for (const auto& [known, factory] : factories()) {
-    if (known == name) return factory();
+  const BackendFactory* factory = find_factory(name);
+  if (factory == nullptr) {
+    throw UsageError("unknown backend '" + name + "'; choose from " + join(backend_names(), ", "));
   }
-  throw UsageError("unknown backend '" + name + "'; choose from " + join(backend_names(), ", "));
+  auto backend = (*factory)();
+  backend->registered_name_ = name;
+  return backend;
 }
 
-void register_backend(const std::string& name, Factory factory) {
-  for (auto& entry : factories()) {
-    if (entry.first == name) {
-      entry.second = factory;
-      return;
-    }
+void register_backend(const std::string& name, BackendFactory factory) {
+  if (BackendFactory* known = find_factory(name)) {
+    *known = std::move(factory);
+    return;
   }
-  factories().emplace_back(name, factory);
+  registered_later().emplace_back(name, std::move(factory));
 }
 
 }  // namespace tracebench

@@ -1,6 +1,8 @@
 #pragma once
-// The backends tracebench knows. A new backend is one file defining a
-// `std::unique_ptr<Backend> make_<name>_backend()` plus one line in registry.cpp.
+// The backends tracebench knows. A built-in backend is one file in this folder
+// that ends with the line registering it by name:
+//   const BuiltinBackend kEager("eager", [] { return std::make_unique<EagerBackend>(); });
+// Plugins (--backend-plugin) and tests register theirs with register_backend.
 
 #include <functional>
 #include <memory>
@@ -11,14 +13,23 @@
 
 namespace tracebench {
 
-/// Names of all registered backends, in registration order.
+using BackendFactory = std::function<std::unique_ptr<Backend>()>;
+
+/// Registers a built-in backend while the program starts.
+struct BuiltinBackend {
+  BuiltinBackend(const char* name, BackendFactory factory);
+};
+
+/// The built-in backends by name, then those registered later, in the order
+/// they were.
 std::vector<std::string> backend_names();
 
-/// A fresh instance of backend `name`. Throws UsageError listing the known ones.
+/// A fresh instance of backend `name`, whose name() is `name`. Throws
+/// UsageError listing the known ones.
 std::unique_ptr<Backend> make_backend(const std::string& name);
 
 /// Registers a backend created outside the built-in list (tests, plugins).
 /// A name already known is replaced.
-void register_backend(const std::string& name, std::function<std::unique_ptr<Backend>()> factory);
+void register_backend(const std::string& name, BackendFactory factory);
 
 }  // namespace tracebench

@@ -8,8 +8,9 @@
 
 #include <torch/version.h>
 
+#include "backends/graph/traced_export.h"
 #include "backends/python_worker.h"
-#include "backends/traced_export.h"
+#include "backends/registry.h"
 #include "util/python_interpreter.h"
 #include "util/scratch_directory.h"
 
@@ -54,9 +55,7 @@ class TorchCompileModel final : public CompiledModel {
 
 class TorchCompileBackend final : public Backend {
  public:
-  TorchCompileBackend(std::string name, std::string mode)
-      : name_(std::move(name)), mode_(std::move(mode)) {}
-  std::string name() const override { return name_; }
+  explicit TorchCompileBackend(std::string mode) : mode_(std::move(mode)) {}
   std::string description() const override {
     return "torch.compile, inductor, mode " + mode_ +
            ", freezing (Python worker); PyTorch 2.x build only";
@@ -73,30 +72,26 @@ class TorchCompileBackend final : public Backend {
   }
 
   std::unique_ptr<CompiledModel> compile(Model& model, const CompileOptions& options) override {
-    require_float32(name_, options.precision);
-    tensor_inputs(options.example_inputs, name_);
+    require_float32(name(), options.precision);
+    tensor_inputs(options.example_inputs, name());
 #if TORCH_VERSION_MAJOR >= 2
     return std::make_unique<TorchCompileModel>(model, options, mode_);
 #else
     (void)model;
-    throw UnsupportedBuild(name_ + kNeeds2x);
+    throw UnsupportedBuild(name() + kNeeds2x);
 #endif
   }
 
  private:
-  std::string name_;
   std::string mode_;
 };
 
+const BuiltinBackend kTorchCompile("torch_compile",
+                                   [] { return std::make_unique<TorchCompileBackend>("default"); });
+const BuiltinBackend kTorchCompileMaxAutotune("torch_compile_max_autotune", [] {
+  return std::make_unique<TorchCompileBackend>("max-autotune-no-cudagraphs");
+});
+
 }  // namespace
-
-std::unique_ptr<Backend> make_torch_compile_backend() {
-  return std::make_unique<TorchCompileBackend>("torch_compile", "default");
-}
-
-std::unique_ptr<Backend> make_torch_compile_max_autotune_backend() {
-  return std::make_unique<TorchCompileBackend>("torch_compile_max_autotune",
-                                               "max-autotune-no-cudagraphs");
-}
 
 }  // namespace tracebench

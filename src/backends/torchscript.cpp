@@ -2,6 +2,7 @@
 // with its default optimizations (profiling, fusion where the build has a fuser).
 // Inference: parameters are graph constants. Training: they are graph inputs.
 
+#include "backends/registry.h"
 #include "tracebench/tracing.h"
 
 namespace tracebench {
@@ -10,7 +11,6 @@ namespace {
 
 class TorchScriptBackend final : public Backend {
  public:
-  std::string name() const override { return "ts"; }
   bool traces_model() const override { return true; }
   std::string description() const override {
     return "TorchScript trace run by the JIT graph executor";
@@ -27,10 +27,8 @@ class TorchScriptBackend final : public Backend {
   }
 };
 
-}  // namespace
+const BuiltinBackend kTs("ts", [] { return std::make_unique<TorchScriptBackend>(); });
 
-std::unique_ptr<Backend> make_torchscript_backend() {
-  return std::make_unique<TorchScriptBackend>();
-}
+}  // namespace
 
 }  // namespace tracebench

@@ -19,7 +19,8 @@
 #include <torch/csrc/jit/passes/subgraph_rewrite.h>
 #include <torch/csrc/jit/passes/xnnpack_rewrite.h>
 
-#include "backends/frozen_graph.h"
+#include "backends/graph/frozen_graph.h"
+#include "backends/registry.h"
 #include "tracebench/tracing.h"
 #include "util/text.h"
 
@@ -131,7 +132,6 @@ class XnnpackModel final : public GraphExecutorModel {
 
 class XnnpackBackend final : public Backend {
  public:
-  std::string name() const override { return "xnnpack"; }
   bool traces_model() const override { return true; }
   std::string description() const override {
     return "frozen graph with conv2d/linear prepacked for XNNPACK (NHWC), relu/hardtanh fused";
@@ -165,8 +165,8 @@ class XnnpackBackend final : public Backend {
   }
 };
 
-}  // namespace
+const BuiltinBackend kXnnpack("xnnpack", [] { return std::make_unique<XnnpackBackend>(); });
 
-std::unique_ptr<Backend> make_xnnpack_backend() { return std::make_unique<XnnpackBackend>(); }
+}  // namespace
 
 }  // namespace tracebench

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "report/report_file.h"
 #include "report/row_schema.h"
 #include "tracebench/error.h"
 #include "util/text.h"
@@ -45,11 +46,18 @@ std::string csv_line(const ResultRow& row, bool accuracy) {
   return csv_record(cells);
 }
 
+std::string render_csv(const RunReport& report) {
+  const bool accuracy = report.config.value("measure", "") == "accuracy";
+  std::string text = csv_header(accuracy) + "\n";
+  for (const auto& row : report.rows) text += csv_line(row, accuracy) + "\n";
+  return text;
+}
+
 CsvWriter::CsvWriter(const std::string& path, bool accuracy, bool append)
     : path_(path), accuracy_(accuracy) {
   const int flags = O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | (append ? 0 : O_TRUNC);
   fd_ = ::open(path.c_str(), flags, 0644);
-  if (fd_ < 0) throw UsageError("cannot write " + path + "; choose a writable --output path");
+  if (fd_ < 0) throw unwritable_report_file(path, kCsvReportFlag);
   struct stat info {};
   if (!append || (::fstat(fd_, &info) == 0 && info.st_size == 0)) {
     write_line(csv_header(accuracy_));

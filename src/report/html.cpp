@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <map>
 #include <sstream>
 
@@ -14,7 +13,6 @@
 #include "report/row_schema.h"
 #include "report/svg.h"
 #include "report/sweep_groups.h"
-#include "tracebench/error.h"
 
 namespace tracebench {
 
@@ -301,14 +299,6 @@ std::string render_html(const RunReport& report) {
        << results_table(report) << op_profile_section(report) << "<h2>Environment</h2>\n"
        << "<div class=\"scroll\">" << environment_table(report) << "</div></body></html>\n";
   return html.str();
-}
-
-void write_html_report(const std::string& path, const RunReport& report) {
-  std::ofstream html(path, std::ios::trunc);
-  if (!html) throw UsageError("cannot write " + path + "; choose a writable --html path");
-  html << render_html(report);
-  html.flush();
-  if (!html) throw UsageError("could not finish writing " + path + " (disk full?)");
 }
 
 }  // namespace tracebench

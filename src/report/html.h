@@ -13,8 +13,4 @@ namespace tracebench {
 
 std::string render_html(const RunReport& report);
 
-/// Writes render_html(report) to `path`. Throws UsageError naming --html if
-/// the file cannot be written.
-void write_html_report(const std::string& path, const RunReport& report);
-
 }  // namespace tracebench

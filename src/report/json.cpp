@@ -1,9 +1,6 @@
 #include "report/json.h"
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -180,20 +177,7 @@ RunReport report_from_json(const json& j, const std::string& origin) {
   return report;
 }
 
-void write_report_atomically(const std::string& path, const RunReport& report) {
-  const std::string temporary = path + ".tmp" + std::to_string(getpid());
-  {
-    std::ofstream out(temporary, std::ios::trunc);
-    if (!out) throw UsageError("cannot write " + path + "; choose a writable --json path");
-    out << report_to_json(report).dump(1) << "\n";
-    out.flush();
-    if (!out) throw UsageError("could not finish writing " + temporary + " (disk full?)");
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    std::remove(temporary.c_str());
-    throw UsageError("cannot replace " + path + "; choose a writable --json path");
-  }
-}
+std::string render_json(const RunReport& report) { return report_to_json(report).dump(1) + "\n"; }
 
 RunReport read_report(const std::string& path) {
   std::ifstream in(path);

@@ -38,10 +38,8 @@ nlohmann::json report_to_json(const RunReport& report);
 /// a field has the wrong type.
 RunReport report_from_json(const nlohmann::json& json, const std::string& origin);
 
-/// Writes `report` to `path` atomically: a temporary file next to it, then
-/// rename(2), so readers (and a killed run) only ever see a complete file.
-/// Throws UsageError if the directory is not writable.
-void write_report_atomically(const std::string& path, const RunReport& report);
+/// The JSON report file's text: report_to_json, indented, with a final newline.
+std::string render_json(const RunReport& report);
 
 /// Reads a report file. Throws UsageError with a one-line message for a
 /// missing, truncated or wrong-schema file.

@@ -1,12 +1,9 @@
 #include "report/markdown.h"
 
-#include <fstream>
-
 #include "report/console.h"
 #include "report/op_tables.h"
 #include "report/row_schema.h"
 #include "report/sweep_groups.h"
-#include "tracebench/error.h"
 
 namespace tracebench {
 
@@ -77,14 +74,6 @@ std::string render_markdown(const RunReport& report) {
     out += "\n**Top ops by self time: " + table.title + "**\n\n" + markdown_table(table.cells);
   }
   return out;
-}
-
-void write_markdown_report(const std::string& path, const RunReport& report) {
-  std::ofstream file(path, std::ios::trunc);
-  if (!file) throw UsageError("cannot write " + path + "; choose a writable --markdown path");
-  file << render_markdown(report);
-  file.flush();
-  if (!file) throw UsageError("could not finish writing " + path + " (disk full?)");
 }
 
 }  // namespace tracebench

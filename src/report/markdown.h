@@ -14,8 +14,4 @@ namespace tracebench {
 /// its status, speedup, CI, latencies, percentiles, throughput and peak share.
 std::string render_markdown(const RunReport& report);
 
-/// Writes render_markdown(report) to `path`. Throws UsageError naming
-/// --markdown if the file cannot be written.
-void write_markdown_report(const std::string& path, const RunReport& report);
-
 }  // namespace tracebench

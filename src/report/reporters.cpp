@@ -6,6 +6,7 @@
 #include "report/json.h"
 #include "report/markdown.h"
 #include "report/progress.h"
+#include "report/report_file.h"
 #include "report/sweep_groups.h"
 #include "util/text.h"
 
@@ -125,69 +126,33 @@ class CsvReporter : public Reporter {
   std::unique_ptr<CsvWriter> writer_;
 };
 
-// The formats that write the whole report (environment, settings, every row)
-// at once: they keep it, and write it when the run starts (empty, so a bad
-// path fails before any model runs) and whenever the format says.
+// The formats written whole (environment, settings, every row): the reporter
+// keeps the report and writes it when the format's timing says.
 class WholeReportReporter : public Reporter {
  public:
-  explicit WholeReportReporter(std::string path) : path_(std::move(path)) {}
+  WholeReportReporter(const ReportFileFormat& format, std::string path)
+      : format_(format), path_(std::move(path)) {}
   void begin(const RunContext& context) override {
     report_.environment = context.environment;
     report_.config = context.settings;
-    write(path_, report_);
+    write();
   }
   void row(const ResultRow& row) override { report_.rows.push_back(row); }
+  void end_model() override {
+    if (format_.timing == ReportFileTiming::kEachModel) write();
+  }
+  void end(const std::vector<ResultRow>&) override {
+    if (format_.timing == ReportFileTiming::kRunEnd) write();
+  }
   bool writes_file() const override { return true; }
 
- protected:
-  virtual void write(const std::string& path, const RunReport& report) const = 0;
-  void write_now() const { write(path_, report_); }
-
  private:
+  void write() const { write_report_file(path_, format_.flag, format_.render(report_)); }
+
+  const ReportFileFormat& format_;
   std::string path_;
   RunReport report_;
 };
-
-// Rewritten atomically after every model, so a killed run keeps its finished models.
-class JsonReporter : public WholeReportReporter {
- public:
-  using WholeReportReporter::WholeReportReporter;
-  void end_model() override { write_now(); }
-
- private:
-  void write(const std::string& path, const RunReport& report) const override {
-    write_report_atomically(path, report);
-  }
-};
-
-// Drawn when the run ends: its charts and summary need every row.
-class HtmlReporter : public WholeReportReporter {
- public:
-  using WholeReportReporter::WholeReportReporter;
-  void end(const std::vector<ResultRow>&) override { write_now(); }
-
- private:
-  void write(const std::string& path, const RunReport& report) const override {
-    write_html_report(path, report);
-  }
-};
-
-// Written when the run ends, as the HTML: its grid needs every row.
-class MarkdownReporter : public WholeReportReporter {
- public:
-  using WholeReportReporter::WholeReportReporter;
-  void end(const std::vector<ResultRow>&) override { write_now(); }
-
- private:
-  void write(const std::string& path, const RunReport& report) const override {
-    write_markdown_report(path, report);
-  }
-};
-
-template <typename T>
-std::unique_ptr<Reporter> make_file_reporter(const std::string& path) {
-  return std::make_unique<T>(path);
-}
 
 }  // namespace
 
@@ -202,23 +167,31 @@ std::unique_ptr<Reporter> make_stderr_reporter(std::ostream& err, bool print_war
 
 const std::vector<ReportFileFormat>& report_file_formats() {
   static const std::vector<ReportFileFormat> formats = {
-      {kCsvReportFlag,
-       "Write the rows to this CSV file, one line as each is measured (default: none)",
-       make_file_reporter<CsvReporter>},
-      {"json",
+      {kCsvReportFlag, "CSV",
+       "Write the rows to this CSV file, one line as each is measured (default: none)", render_csv,
+       ReportFileTiming::kEachRow},
+      {"json", "JSON",
        "Write a JSON report (raw samples, environment, settings) to this file, rewritten "
        "atomically after each model (default: none)",
-       make_file_reporter<JsonReporter>},
-      {"html",
+       render_json, ReportFileTiming::kEachModel},
+      {"html", "HTML",
        "Write the HTML report (summary, charts, every row) to this file when the run ends "
        "(default: none; `tracebench report` draws one from a JSON report)",
-       make_file_reporter<HtmlReporter>},
-      {"markdown",
+       render_html, ReportFileTiming::kRunEnd},
+      {"markdown", "markdown",
        "Write the grid and the rows as GitHub-flavoured markdown tables to this file when the "
        "run ends (default: none; `tracebench report` writes one from a JSON report)",
-       make_file_reporter<MarkdownReporter>},
+       render_markdown, ReportFileTiming::kRunEnd},
   };
   return formats;
+}
+
+std::unique_ptr<Reporter> make_report_file_reporter(const ReportFileFormat& format,
+                                                    const std::string& path) {
+  // The CSV is appended to a line at a time, and --resume appends to the rows
+  // an earlier run left; every other format is written whole.
+  if (format.timing == ReportFileTiming::kEachRow) return std::make_unique<CsvReporter>(path);
+  return std::make_unique<WholeReportReporter>(format, path);
 }
 
 }  // namespace tracebench

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "report/csv.h"
+#include "report/json.h"
 #include "report/reporter.h"
 
 namespace tracebench {
@@ -23,18 +25,30 @@ std::unique_ptr<Reporter> make_console_reporter(std::ostream& out, bool print_ci
 /// terminal or `print_warnings` (--warnings).
 std::unique_ptr<Reporter> make_stderr_reporter(std::ostream& err, bool print_warnings);
 
-/// A report written to the file a flag names. The flag is registered with the
-/// CLI from this table and never passed to a model's child process.
+/// When a run writes a report file. Every one is also written when the run
+/// starts (empty), so that a bad path fails before any model runs.
+enum class ReportFileTiming {
+  kEachRow,    // appended a line per row, so a killed run keeps every row (the CSV)
+  kEachModel,  // rewritten whole after each model (the JSON)
+  kRunEnd,     // written whole when the run ends: its charts and grid need every row
+};
+
+/// A report written to the file a flag names: by a run (--json FILE) and by
+/// `tracebench report results.json --json FILE`. The flag is registered with
+/// the CLI from this table (runner/setting_fields.h) and never passed to a
+/// model's child process.
 struct ReportFileFormat {
   const char* flag;  // "json" for --json FILE
-  const char* help;
-  /// Opens nothing yet: begin() creates the file, so a bad path fails before
-  /// any model runs.
-  std::unique_ptr<Reporter> (*make)(const std::string& path);
+  const char* name;  // "JSON", as help texts name it
+  const char* help;  // the run's flag's
+  /// The whole report as this format's file holds it.
+  std::string (*render)(const RunReport& report);
+  ReportFileTiming timing;
 };
 const std::vector<ReportFileFormat>& report_file_formats();
 
-/// The flag of the CSV report (--output), which --resume reads back.
-inline constexpr const char* kCsvReportFlag = "output";
+/// The reporter that writes `format` to `path`. Opens nothing yet.
+std::unique_ptr<Reporter> make_report_file_reporter(const ReportFileFormat& format,
+                                                    const std::string& path);
 
 }  // namespace tracebench

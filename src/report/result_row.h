@@ -50,7 +50,7 @@ struct ResultRow {
   int64_t threads = 0;  // intra-op threads it ran with; 0: not recorded (older reports)
   int64_t streams = 1;  // concurrent inference threads (--streams), each timing its requests
   /// The memory allocator of the process that measured it, as found there
-  /// (runner/launcher.h): glibc, hugetlb, jemalloc or tcmalloc.
+  /// (orchestration/launcher.h): glibc, hugetlb, jemalloc or tcmalloc.
   std::string allocator = "glibc";
   std::string status = status::kPass;
   std::string error;  // first line of what went wrong, when status is not pass
@@ -83,7 +83,7 @@ struct ResultRow {
   double first_call_latency_s = std::numeric_limits<double>::quiet_NaN();
 
   // The work of one call and this machine's limit for it (docs/statistics.md):
-  // FLOPs of one call at the row's batch size (backends/flops.h counts them),
+  // FLOPs of one call at the row's batch size (measure/flops.h counts them),
   // and the compute probe's best GFLOP/s for the arithmetic the backend does.
   // NaN when unknown (training, a model the counter cannot trace, int8).
   double flops = std::numeric_limits<double>::quiet_NaN();

@@ -7,8 +7,8 @@
 #include "backends/registry.h"
 #include "runner/child_phase.h"
 #include "runner/execution_settings.h"
+#include "runner/input_pool.h"
 #include "runner/model_checks.h"
-#include "runner/performance.h"
 #include "runner/status_rows.h"
 #include "runner/training.h"
 #include "util/error_text.h"
@@ -121,6 +121,7 @@ std::vector<ResultRow> check_accuracy(LoadedModel& loaded, const RunOptions& opt
         row.error = comparison.detail;
       }
       warn_if_control_flow_was_traced(row, *loaded.model, *backend);
+      warn_of_dropped_outputs(row, loaded.dropped_outputs);
     } catch (const UnsupportedModel& error) {
       row.status = status::kUnsupported;
       row.error = error.what();

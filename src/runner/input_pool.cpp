@@ -1,10 +1,26 @@
 #include "runner/input_pool.h"
 
+#include <ATen/CPUGeneratorImpl.h>
+
 #include "runner/execution_settings.h"
-#include "runner/performance.h"
 #include "tracebench/error.h"
+#include "util/tensor_tree.h"
 
 namespace tracebench {
+
+std::vector<c10::IValue> randomized_inputs(const std::vector<c10::IValue>& inputs, uint64_t seed,
+                                           int64_t repetition) {
+  auto generator = at::make_generator<at::CPUGeneratorImpl>(seed + 7919 * (repetition + 1));
+  std::vector<c10::IValue> fresh;
+  for (const auto& input : inputs) {
+    // Tensors nested in tuples, lists and dicts (an RNN's (h, c)) too.
+    fresh.push_back(map_tensors(input, [&generator](const at::Tensor& tensor) {
+      return tensor.is_floating_point() ? at::randn(tensor.sizes(), generator, tensor.options())
+                                        : tensor;
+    }));
+  }
+  return fresh;
+}
 
 std::vector<std::vector<c10::IValue>> make_input_pool(const LoadedModel& loaded,
                                                       const RunOptions& options,

@@ -18,6 +18,12 @@ namespace tracebench {
 /// float tensors. One set, the model's inputs, when neither is given. Throws
 /// UsageError naming the fix when --input-pool asks for more sets than the
 /// file holds.
+/// Inputs for repetition `repetition`: floating-point tensors redrawn from a
+/// generator seeded by (seed, repetition); everything else kept, since integer
+/// inputs may be indices or lengths.
+std::vector<c10::IValue> randomized_inputs(const std::vector<c10::IValue>& inputs, uint64_t seed,
+                                           int64_t repetition);
+
 std::vector<std::vector<c10::IValue>> make_input_pool(const LoadedModel& loaded,
                                                       const RunOptions& options,
                                                       c10::ScalarType dtype);

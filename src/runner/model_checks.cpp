@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "util/tensor_tree.h"
+#include "util/text.h"
 
 namespace tracebench {
 
@@ -26,6 +27,14 @@ void warn_if_control_flow_was_traced(ResultRow& row, Model& model, const Backend
                       ": traced one path of data-dependent control flow (the "
                       "model branches or loops at run time); check it with --accuracy "
                       "--randomize-input");
+}
+
+void warn_of_dropped_outputs(ResultRow& row, const std::vector<std::string>& dropped) {
+  if (dropped.empty()) return;
+  row.add_warning("non_tensor_outputs",
+                  "forward also returns values that are no tensors, left out of the timing and "
+                  "the comparison: " +
+                      join(dropped, ", "));
 }
 
 bool has_non_finite(const c10::IValue& value) {

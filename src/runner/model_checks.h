@@ -24,6 +24,11 @@ std::string unsupported_reason(const Backend& backend, Mode mode, Precision prec
 /// `model` branches or loops at run time: the trace kept one path.
 void warn_if_control_flow_was_traced(ResultRow& row, Model& model, const Backend& backend);
 
+/// Adds the `non_tensor_outputs` warning to `row` when the model's forward
+/// returns values beside its tensors (`dropped`, by path), which no backend
+/// times or compares.
+void warn_of_dropped_outputs(ResultRow& row, const std::vector<std::string>& dropped);
+
 /// True if any floating-point tensor anywhere in `value` (tensors, tuples,
 /// lists, dicts, nested) holds a NaN or an infinity.
 bool has_non_finite(const c10::IValue& value);

@@ -1,7 +1,5 @@
 #include "runner/performance.h"
 
-#include <ATen/CPUGeneratorImpl.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -11,8 +9,8 @@
 
 #include "accuracy/output_comparison.h"
 #include "accuracy/tolerance.h"
-#include "backends/flops.h"
 #include "backends/registry.h"
+#include "measure/flops.h"
 #include "measure/memory.h"
 #include "measure/quiet_threads.h"
 #include "measure/statistics.h"
@@ -310,21 +308,6 @@ double flops_per_call(Model& model, const std::vector<c10::IValue>& inputs) {
 
 }  // namespace
 
-std::vector<c10::IValue> randomized_inputs(const std::vector<c10::IValue>& inputs, uint64_t seed,
-                                           int64_t repetition) {
-  auto generator = at::make_generator<at::CPUGeneratorImpl>(seed + 7919 * (repetition + 1));
-  std::vector<c10::IValue> fresh;
-  for (const auto& input : inputs) {
-    if (input.isTensor() && input.toTensor().is_floating_point()) {
-      const auto& tensor = input.toTensor();
-      fresh.emplace_back(at::randn(tensor.sizes(), generator, tensor.options()));
-    } else {
-      fresh.push_back(input);
-    }
-  }
-  return fresh;
-}
-
 // --save-outputs: every contender's first output, eager's included. A file
 // that cannot be written warns on the rows it concerns; the timings stand.
 void save_first_outputs(const std::vector<Contender>& contenders, std::vector<ResultRow>& rows,
@@ -411,6 +394,7 @@ std::vector<ResultRow> measure_performance(LoadedModel& loaded, const RunOptions
     if (contenders[i].backend) {
       warn_if_control_flow_was_traced(*contenders[i].row, *loaded.model, *contenders[i].backend);
     }
+    warn_of_dropped_outputs(*contenders[i].row, loaded.dropped_outputs);
     if (!options.profile_dir.empty() && contenders[i].row->passed()) {
       profile_row(*contenders[i].row, *contenders[i].compiled, inputs, options.profile_dir);
     }

@@ -14,10 +14,4 @@ namespace tracebench {
 /// rows with a status; this function only throws for bugs.
 std::vector<ResultRow> measure_performance(LoadedModel& loaded, const RunOptions& options);
 
-/// Inputs for repetition `repetition`: floating-point tensors redrawn from a
-/// generator seeded by (seed, repetition); everything else kept, since integer
-/// inputs may be indices or lengths.
-std::vector<c10::IValue> randomized_inputs(const std::vector<c10::IValue>& inputs, uint64_t seed,
-                                           int64_t repetition);
-
 }  // namespace tracebench

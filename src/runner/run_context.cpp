@@ -17,6 +17,7 @@ RunContext run_context(const RunOptions& options, const std::vector<RunOptions>&
                        size_t models) {
   RunContext context;
   context.settings = recorded_settings(options);
+  if (!options.requested.is_null()) context.settings["requested"] = options.requested;
   std::map<int64_t, std::map<std::string, double>> peaks;
   // Last point first, so that the process is left at the first point's
   // settings, the ones the environment records.

@@ -1,9 +1,11 @@
 #pragma once
 // Everything a run is asked to do, as a plain struct with defaults. The CLI
-// fills it; validate() turns nonsense into a UsageError before any work.
+// fills it (runner/setting_fields.h); validate() (orchestration/validate_options.h)
+// turns nonsense into a UsageError before any work.
 
 #include <cstdint>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -46,7 +48,7 @@ struct RunOptions {
   std::vector<int64_t> batch_size_sweep;
   std::vector<int64_t> threads_sweep;
   /// --malloc glibc,jemalloc: the allocators a sweep measures with, like the
-  /// two axes above; `allocator` is the point's (runner/launcher.h), and
+  /// two axes above; `allocator` is the point's (orchestration/launcher.h), and
   /// without --malloc the one the environment gives (app/cli.cpp).
   std::vector<std::string> allocator_sweep;
   std::string allocator = "glibc";
@@ -69,7 +71,7 @@ struct RunOptions {
   std::string device = "cpu";
   uint64_t seed = 1337;
 
-  // Launcher (runner/launcher.h).
+  // Launcher (orchestration/launcher.h).
   /// --cpus: the CPUs the run is bound to, as given ("0-3,6"); "" keeps the
   /// binding the process was started with.
   std::string cpus;
@@ -124,8 +126,12 @@ struct RunOptions {
   std::map<std::string, std::string> report_files;
   int64_t total_partitions = 1;
   int64_t partition_id = 0;
-  /// Where the two came from: "flags", "slurm" or "kubernetes" (runner/partition_source.h).
+  /// Where the two came from: "flags", "slurm" or "kubernetes" (orchestration/partition_source.h).
   std::string partition_source = "flags";
+  /// The settings the user gave, as given (runner/setting_fields.h's
+  /// requested_settings), recorded beside the effective ones; null for a
+  /// library caller, which asks for everything it sets.
+  nlohmann::json requested = nullptr;
 };
 
 /// "interleaved" or "blocked", as --sample-order takes them.
@@ -133,8 +139,5 @@ const char* sample_order_label(SampleOrder order);
 
 /// The file the report flag `flag` names; "" when it was not given.
 const std::string& report_file(const RunOptions& options, const std::string& flag);
-
-/// Throws UsageError naming the fix for any option out of range.
-void validate(const RunOptions& options);
 
 }  // namespace tracebench

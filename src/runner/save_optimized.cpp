@@ -4,7 +4,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "backends/graph_module.h"
+#include "backends/graph/graph_module.h"
 #include "util/files.h"
 #include "util/text.h"
 

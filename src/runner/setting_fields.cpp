@@ -1,6 +1,7 @@
 #include "runner/setting_fields.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <map>
 #include <type_traits>
 
@@ -412,7 +413,7 @@ std::vector<SettingField> make_setting_fields() {
        kOneValue,
        nullptr},
 
-      // The launcher (runner/launcher.h): the parent starts each model's process with these.
+      // The launcher (orchestration/launcher.h): the parent starts each model's process with these.
       {"cpus",
        {{"--cpus",
          "Bind the run and each model's process to these CPUs, e.g. 0-3,6 (sched_setaffinity); "
@@ -575,13 +576,21 @@ void declare_settings(CLI::App& app, RunOptions& options) {
   app.get_option("--bfloat16")->excludes(app.get_option("--amp"));
 }
 
+namespace {
+
+// "--repeat" of "-n,--repeat": what CLI11 finds an option by.
+std::string long_name(const SettingFlag& flag) {
+  return flag.names.substr(flag.names.rfind(',') + 1);
+}
+
+}  // namespace
+
 std::vector<std::string> child_arguments(const CLI::App& app) {
   std::vector<std::string> args;
   for (const auto& field : setting_fields()) {
     if (field.reach != SettingReach::kChild) continue;
     for (const auto& flag : field.flags) {
-      const CLI::Option* option =
-          app.get_option_no_throw(flag.names.substr(flag.names.rfind(',') + 1));
+      const CLI::Option* option = app.get_option_no_throw(long_name(flag));
       if (option == nullptr || option->count() == 0) continue;
       const std::string& name = option->get_lnames().front();
       if (option->get_type_size_max() == 0) {  // a flag
@@ -600,6 +609,19 @@ json recorded_settings(const RunOptions& options) {
     if (field.json_key != nullptr) settings[field.json_key] = field.record(options);
   }
   return settings;
+}
+
+json requested_settings(const CLI::App& app, const RunOptions& options) {
+  json requested = json::object();
+  for (const auto& field : setting_fields()) {
+    if (field.json_key == nullptr) continue;
+    const bool given = std::any_of(field.flags.begin(), field.flags.end(), [&](const auto& flag) {
+      const CLI::Option* option = app.get_option_no_throw(long_name(flag));
+      return option != nullptr && option->count() > 0;
+    });
+    if (given) requested[field.json_key] = field.record(options);
+  }
+  return requested;
 }
 
 std::vector<std::string> settings_that_change_numbers() {

@@ -30,7 +30,7 @@ enum class SettingReach {
   kChild,
   /// The parent hands each child its own value: the model, the backends
   /// (less auto's skipped candidates), the sweep point, and the child's
-  /// files (runner/isolation.cpp).
+  /// files (orchestration/isolation.cpp).
   kEachChild,
 };
 
@@ -70,8 +70,15 @@ void declare_settings(CLI::App& app, RunOptions& options);
 /// child process gets as they were given, as `--name=value` arguments.
 std::vector<std::string> child_arguments(const CLI::App& app);
 
-/// The recorded config: every setting's value by its key.
+/// The recorded config: every setting's value by its key. A run records the
+/// effective values (the partition a scheduler gave, the allocator in use),
+/// and under "requested" what the user asked for (requested_settings).
 nlohmann::json recorded_settings(const RunOptions& options);
+
+/// The settings whose flags were given to `app`, by key, with the values
+/// `options` has right after parsing: what the user asked for, kept as asked.
+/// A key left out was not asked for (its default, or what the run chose).
+nlohmann::json requested_settings(const CLI::App& app, const RunOptions& options);
 
 /// The recorded config's keys whose change changes what a row measures.
 std::vector<std::string> settings_that_change_numbers();

@@ -1,11 +1,14 @@
 #include "sources/load_model.h"
 
+#include <optional>
+
 #include <sstream>
 
 #include "sources/cpp_loader.h"
 #include "sources/python_loader.h"
 #include "sources/script_loader.h"
 #include "tracebench/error.h"
+#include "util/tensor_tree.h"
 #include "util/text.h"
 #include "zoo/inputs.h"
 #include "zoo/state_dict_reader.h"
@@ -34,10 +37,13 @@ std::unique_ptr<Model> load_from_file(const ModelSpec& spec, const LoadOptions& 
 }
 
 int64_t leading_dimension(const std::vector<c10::IValue>& inputs) {
+  std::optional<int64_t> batch;
   for (const auto& input : inputs) {
-    if (input.isTensor() && input.toTensor().dim() > 0) return input.toTensor().size(0);
+    for_each_tensor(input, [&batch](const at::Tensor& tensor) {
+      if (!batch && tensor.dim() > 0) batch = tensor.size(0);
+    });
   }
-  return 1;
+  return batch.value_or(1);
 }
 
 // --inputs: each set of the file, checked against the example inputs it
@@ -46,6 +52,14 @@ int64_t leading_dimension(const std::vector<c10::IValue>& inputs) {
 std::vector<std::vector<c10::IValue>> input_sets_from_file(const std::string& path,
                                                            const std::vector<c10::IValue>& examples,
                                                            const std::string& model) {
+  for (size_t i = 0; i < examples.size(); ++i) {
+    if (!examples[i].isTensor()) {
+      throw UsageError("--inputs " + path + ": " + model + "'s input " + std::to_string(i) +
+                       " is a " + examples[i].tagKind() +
+                       " of tensors, and --inputs reads one tensor per input; drop --inputs "
+                       "(the example inputs and --input-pool still apply)");
+    }
+  }
   std::vector<std::vector<torch::Tensor>> sets;
   try {
     sets = read_torch_save_input_sets(path);
@@ -145,9 +159,10 @@ LoadedModel load_model(const ModelSpec& spec, const LoadOptions& options) {
                      "get_example_inputs or pass --input-shapes");
   }
   for (const auto& input : loaded.inputs) {
-    if (!input.isTensor()) {
-      throw UsageError(spec.name + ".get_example_inputs returned a " + input.tagKind() +
-                       "; return tensors only");
+    if (!holds_tensors_only(input)) {
+      throw UsageError(spec.name + ".get_example_inputs returned a " +
+                       first_non_tensor_kind(input) +
+                       "; return tensors only (alone, or in tuples, lists and dicts)");
     }
   }
   if (!options.inputs_file.empty()) {
@@ -156,6 +171,7 @@ LoadedModel load_model(const ModelSpec& spec, const LoadOptions& options) {
   }
   loaded.batch_size = leading_dimension(loaded.inputs);
   loaded.output_names = loaded.model->output_names();
+  loaded.dropped_outputs = loaded.model->dropped_outputs();
   return loaded;
 }
 

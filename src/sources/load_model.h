@@ -35,6 +35,8 @@ struct LoadedModel {
   std::vector<std::vector<c10::IValue>> input_sets;
   /// Model::output_names(): how messages name the output tensors.
   std::vector<std::string> output_names;
+  /// Model::dropped_outputs(): what forward returns beside its tensors.
+  std::vector<std::string> dropped_outputs;
   /// The leading dimension of the first tensor input (what the CSV reports).
   int64_t batch_size = 0;
   /// Builds another instance with identical parameters, for runs that must not

@@ -41,11 +41,12 @@ std::vector<c10::IValue> flatten_inputs(const c10::IValue& value) {
 class ScriptModel final : public Model {
  public:
   ScriptModel(torch::jit::Module module, std::string class_name, std::string example_inputs_blob,
-              std::vector<std::string> output_names)
+              std::vector<std::string> output_names, std::vector<std::string> dropped_outputs)
       : module_(std::move(module)),
         class_name_(std::move(class_name)),
         example_inputs_blob_(std::move(example_inputs_blob)),
-        output_names_(std::move(output_names)) {}
+        output_names_(std::move(output_names)),
+        dropped_outputs_(std::move(dropped_outputs)) {}
 
   c10::IValue forward(const std::vector<c10::IValue>& inputs) override {
     torch::jit::GraphOptimizerEnabledGuard unoptimized(false);
@@ -79,6 +80,7 @@ class ScriptModel final : public Model {
   }
 
   std::vector<std::string> output_names() override { return output_names_; }
+  std::vector<std::string> dropped_outputs() override { return dropped_outputs_; }
 
   bool has_control_flow() override {
     auto graph = module_.get_method("forward").graph()->copy();
@@ -105,9 +107,12 @@ class ScriptModel final : public Model {
   std::string class_name_;
   std::string example_inputs_blob_;
   std::vector<std::string> output_names_;
+  std::vector<std::string> dropped_outputs_;
 };
 
-std::vector<std::string> parse_output_names(const std::string& json_text) {
+// A JSON list of strings, as the exporter writes output paths; empty when the
+// archive has no such entry.
+std::vector<std::string> parse_output_paths(const std::string& json_text) {
   if (json_text.empty()) return {};
   const auto json = nlohmann::json::parse(json_text, nullptr, /*allow_exceptions=*/false);
   std::vector<std::string> names;
@@ -124,7 +129,8 @@ std::unique_ptr<Model> load_torchscript_model(const std::filesystem::path& archi
                                               const std::string& class_name) {
   const std::string bytes = read_model_file(archive);  // reports a missing file clearly
   if (bytes.empty()) throw UsageError(archive.string() + " is empty; save it with torch.jit.save");
-  torch::jit::ExtraFilesMap extra_files{{kExampleInputsEntry, ""}, {kOutputPathsEntry, ""}};
+  torch::jit::ExtraFilesMap extra_files{
+      {kExampleInputsEntry, ""}, {kOutputPathsEntry, ""}, {kDroppedOutputsEntry, ""}};
   torch::jit::Module module;
   try {
     module = torch::jit::load(archive.string(), torch::kCPU, extra_files);
@@ -141,7 +147,8 @@ std::unique_ptr<Model> load_torchscript_model(const std::filesystem::path& archi
   module.eval();
   return std::make_unique<ScriptModel>(std::move(module), class_name,
                                        extra_files[kExampleInputsEntry],
-                                       parse_output_names(extra_files[kOutputPathsEntry]));
+                                       parse_output_paths(extra_files[kOutputPathsEntry]),
+                                       parse_output_paths(extra_files[kDroppedOutputsEntry]));
 }
 
 }  // namespace tracebench

@@ -15,6 +15,9 @@ namespace tracebench {
 inline constexpr const char* kExampleInputsEntry = "tracebench/example_inputs.pt";
 /// Extra file with the names of the flattened outputs, a JSON list of strings.
 inline constexpr const char* kOutputPathsEntry = "tracebench/output_paths.json";
+/// Extra file with the paths of the outputs the exporter left out (no
+/// tensors), a JSON list of strings; missing in archives made before it.
+inline constexpr const char* kDroppedOutputsEntry = "tracebench/dropped_outputs.json";
 
 /// Loads `archive` and checks that it holds `class_name`. Its forward runs with
 /// the JIT's graph optimizations off: the closest thing to eager without Python.

@@ -17,6 +17,24 @@ void for_each_tensor(const c10::IValue& value,
   }
 }
 
+std::string first_non_tensor_kind(const c10::IValue& value) {
+  std::vector<c10::IValue> children;
+  if (value.isTensor()) return "";
+  if (value.isTuple()) {
+    for (const auto& element : value.toTupleRef().elements()) children.push_back(element);
+  } else if (value.isList()) {
+    for (const auto& element : value.toListRef()) children.push_back(element);
+  } else if (value.isGenericDict()) {
+    for (const auto& entry : value.toGenericDict()) children.push_back(entry.value());
+  } else {
+    return value.tagKind();
+  }
+  for (const auto& child : children) {
+    if (auto kind = first_non_tensor_kind(child); !kind.empty()) return kind;
+  }
+  return "";
+}
+
 c10::IValue map_tensors(const c10::IValue& value,
                         const std::function<at::Tensor(const at::Tensor&)>& map) {
   if (value.isTensor()) return map(value.toTensor());

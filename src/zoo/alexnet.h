@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-#include "zoo/zoo.h"
+#include "zoo/zoo_entry.h"
 
 namespace tracebench {
 

@@ -8,7 +8,7 @@
 
 #include <cstdint>
 
-#include "zoo/zoo.h"
+#include "zoo/zoo_entry.h"
 
 namespace tracebench {
 

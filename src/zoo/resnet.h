@@ -7,7 +7,7 @@
 #include <array>
 #include <cstdint>
 
-#include "zoo/zoo.h"
+#include "zoo/zoo_entry.h"
 
 namespace tracebench {
 

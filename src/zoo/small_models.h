@@ -1,5 +1,5 @@
 #pragma once
-#include "zoo/zoo.h"
+#include "zoo/zoo_entry.h"
 
 namespace tracebench {
 ZooEntry make_linear_model_entry();

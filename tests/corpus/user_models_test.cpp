@@ -43,6 +43,8 @@ const std::vector<CorpusModel> kCorpus = {
     {"gpt/gpt_lm.py", "GPTLanguageModel"},
     {"lstm_tagger.py", "LSTMTagger"},
     {"gru_seq2seq.py", "GRUSeq2Seq"},
+    {"lstm_language_model.py", "LSTMLanguageModel"},
+    {"greedy_decoder.py", "GreedyDecoder"},
     {"transformer_seq2seq.py", "TransformerSeq2Seq"},
     {"unet.py", "TinyUNet"},
     {"se_mobile_block.py", "SEDepthwiseNet"},

@@ -1,4 +1,4 @@
-// End-to-end: the launcher's flags (runner/launcher.h) reach the process that
+// End-to-end: the launcher's flags (orchestration/launcher.h) reach the process that
 // measures, and the reports say so.
 
 #include <gtest/gtest.h>

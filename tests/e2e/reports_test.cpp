@@ -212,10 +212,28 @@ TEST(Reports, MarkdownIsReadAsTables) {
         << parsed.output;
   }
   EXPECT_EQ(read_text(scratch("run.md")), read_text(from_json));
+}
+
+// `report` writes every format a run writes, through the same code: from the
+// run's JSON, the same CSV, markdown and JSON bytes as the run wrote.
+TEST(Reports, ReportWritesEveryFormatAsTheRunDid) {
+  const auto csv = scratch("again.csv"), json = scratch("again.json"), md = scratch("again.md");
+  const auto made = tracebench({"report", run_json().string(), "--output", csv.string(), "--json",
+                                json.string(), "--markdown", md.string()});
+  ASSERT_EQ(made.exit_code, 0) << made.output;
+  EXPECT_EQ(read_text(csv), read_text(scratch("run.csv")));
+  EXPECT_EQ(read_text(md), read_text(scratch("run.md")));
+  EXPECT_EQ(read_text(json), read_text(run_json()));
   const auto nothing = tracebench({"report", run_json().string()});
   EXPECT_EQ(nothing.exit_code, 2);
-  EXPECT_NE(nothing.output.find("add --html FILE or --markdown FILE"), std::string::npos)
+  EXPECT_NE(nothing.output.find("add --output FILE, --json FILE, --html FILE, --markdown FILE"),
+            std::string::npos)
       << nothing.output;
+  const auto unwritable =
+      tracebench({"report", run_json().string(), "--output", "/nonexistent-dir/rows.csv"});
+  EXPECT_EQ(unwritable.exit_code, 2);
+  EXPECT_NE(unwritable.output.find("choose a writable --output path"), std::string::npos)
+      << unwritable.output;
 }
 
 TEST(Reports, JsonHasSchemaEnvironmentAndEverySample) {
@@ -531,6 +549,10 @@ TEST(Reports, PartitionsFromSlurmAndKubernetes) {
     EXPECT_EQ(report["rows"][0]["model"], scheduler.model);
     EXPECT_EQ(report["config"]["partition_source"], scheduler.source);
     EXPECT_EQ(report["config"]["total_partitions"], 2);
+    // Effective above; what the user asked for beside it: -n, not the partition.
+    const auto& requested = report["config"]["requested"];
+    EXPECT_EQ(requested["repeat"], 3) << requested;
+    EXPECT_FALSE(requested.contains("total_partitions")) << requested;
   }
 }
 

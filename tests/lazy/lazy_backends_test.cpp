@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "backends/lazy_capture.h"
-#include "backends/lazy_common.h"
-#include "backends/lazy_frozen.h"
+#include "backends/lazy/lazy_capture.h"
+#include "backends/lazy/lazy_common.h"
+#include "backends/lazy/lazy_frozen.h"
 #include "backends/registry.h"
 #include "sources/script_loader.h"
 #include "zoo/zoo.h"

@@ -1,11 +1,11 @@
-// The project's own Lazy-key kernels (src/backends/lazy_kernels.cpp) against
+// The project's own Lazy-key kernels (src/backends/lazy/lazy_kernels.cpp) against
 // the CPU kernels they stand in for, on lazy tensors: same values, and not
 // one op counted as an eager fallback (which would split a lazy graph).
 
 #include <gtest/gtest.h>
 #include <torch/script.h>
 
-#include "backends/lazy_common.h"
+#include "backends/lazy/lazy_common.h"
 
 namespace tracebench {
 namespace {

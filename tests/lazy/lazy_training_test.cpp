@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "backends/lazy_common.h"
+#include "backends/lazy/lazy_common.h"
 #include "backends/registry.h"
 #include "runner/training.h"
 #include "tracebench/error.h"
@@ -42,7 +42,7 @@ std::unique_ptr<TrainingIteration> training(const std::string& backend, const st
 
 #if TORCH_VERSION_MAJOR >= 2
 
-// On 2.x the lazy backends refuse training (src/backends/lazy_training.cpp
+// On 2.x the lazy backends refuse training (src/backends/lazy/lazy_training.cpp
 // says why) rather than give rows that differ from eager.
 TEST(LazyTraining, RefusedOnLibTorch2WithTheReason) {
   const auto inputs = seeded_model("LinearModel", 2)->example_inputs();

@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """Checks the shape of src/: folders that include each other's headers form
-no cycle, sources/ and backends/ do not depend on each other, and no two
-source files share a name. Usage: check_source_tree.py SRC_DIR"""
+no cycle, sources/ and backends/ do not depend on each other, backends/'
+internal libraries (lazy/, graph/) use nothing of the backends built on them,
+no two headers of one folder include each other, and no two source files
+share a name. Usage: check_source_tree.py SRC_DIR"""
 
 import collections
 import pathlib
@@ -12,6 +14,11 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/[^"]+"', re.MULTILINE)
 # Pairs that must stay apart in both directions: the shared pieces they both
 # need live in a folder below them (util/, measure/, report/).
 APART = [("sources", "backends")]
+# backends/' internal libraries, with what each may include from backends/:
+# the one-file backends are built on them, never the other way round.
+INTERNAL = {"backends/lazy": ("backends/lazy/", "backends/graph/"),
+            "backends/graph": ("backends/graph/",)}
+HEADER = re.compile(r'^\s*#\s*include\s+"([a-z_]+/[a-z_/]+)\.h"', re.MULTILINE)
 
 
 def folder_graph(src):
@@ -51,6 +58,31 @@ def find_cycle(graph):
     return None
 
 
+def internal_library_problems(src):
+    problems = []
+    for library, allowed in INTERNAL.items():
+        for path in sorted((src / library).glob("*")):
+            for target in HEADER.findall(path.read_text(errors="replace")):
+                if target.startswith("backends/") and not target.startswith(allowed):
+                    problems.append(f"{path.relative_to(src)} includes {target}.h: {library}/ is "
+                                    "a library the backends use, not one that uses them")
+    return problems
+
+
+def mutual_include_problems(src):
+    """Two files of one folder whose headers or sources include each other's header."""
+    includes = collections.defaultdict(set)
+    for path in src.rglob("*"):
+        if path.suffix in (".h", ".cpp"):
+            module = str(path.relative_to(src).with_suffix(""))
+            for target in HEADER.findall(path.read_text(errors="replace")):
+                if target != module:
+                    includes[module].add(target)
+    return [f"{a} and {b} include each other; move what both need into one of them or below"
+            for a in sorted(includes) for b in sorted(includes[a])
+            if a < b and a in includes.get(b, ()) and a.split("/")[0] == b.split("/")[0]]
+
+
 def main():
     src = pathlib.Path(sys.argv[1])
     problems = []
@@ -62,6 +94,8 @@ def main():
         for x, y in ((a, b), (b, a)):
             if y in graph.get(x, ()):
                 problems.append(f"{x}/ includes {y}/; move the shared piece below both")
+    problems += internal_library_problems(src)
+    problems += mutual_include_problems(src)
     names = collections.defaultdict(list)
     for path in src.rglob("*"):
         if path.suffix in (".h", ".cpp"):

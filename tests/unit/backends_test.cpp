@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-#include "backends/frozen_graph.h"
+#include "backends/graph/frozen_graph.h"
 #include "backends/registry.h"
 #include "measure/environment.h"
 #include "tracebench/tracing.h"

@@ -1,4 +1,4 @@
-// What the parent reads back from a model's process (runner/isolation.h):
+// What the parent reads back from a model's process (orchestration/isolation.h):
 // rows survive, a line cut short by a death is left to the death's row, and
 // any other line it cannot read is named, never dropped.
 
@@ -6,8 +6,8 @@
 
 #include <regex>
 
+#include "orchestration/isolation.h"
 #include "report/row_json.h"
-#include "runner/isolation.h"
 
 namespace tracebench {
 namespace {

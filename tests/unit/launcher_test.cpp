@@ -1,4 +1,4 @@
-// The launcher (runner/launcher.h): CPU lists, each allocator's environment,
+// The launcher (orchestration/launcher.h): CPU lists, each allocator's environment,
 // the allocator a process finds itself running with, and the options that
 // cannot apply.
 
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "runner/launcher.h"
+#include "orchestration/launcher.h"
 #include "runner/sweep.h"
 #include "usage_error_helpers.h"
 #include "util/cpu_set.h"

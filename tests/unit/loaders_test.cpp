@@ -177,6 +177,18 @@ TEST(PythonLoader, KeywordInputsAndDictOutputsKeepTheirNames) {
   EXPECT_TRUE(keywords.model->forward(keywords.inputs).isTensor());
 }
 
+// A seq2seq model returning its settings beside its tensors (ints, a string,
+// None): the tensors are its outputs, and the rest is named, not refused.
+TEST(PythonLoader, NonTensorOutputsAreLeftOutAndNamed) {
+  auto loaded = load(source_path("tests/data/user_models/greedy_decoder.py"), "GreedyDecoder");
+  EXPECT_EQ(loaded.output_names, (std::vector<std::string>{"tokens", "scores"}));
+  EXPECT_EQ(loaded.dropped_outputs, (std::vector<std::string>{"steps", "strategy", "attention"}));
+  auto outputs = loaded.model->forward(loaded.inputs);
+  ASSERT_TRUE(outputs.isTuple());
+  ASSERT_EQ(outputs.toTupleRef().elements().size(), 2u);
+  EXPECT_EQ(outputs.toTupleRef().elements()[0].toTensor().sizes(), (std::vector<int64_t>{3, 6}));
+}
+
 // A .cpp model's cache key covers the local headers it includes.
 TEST(CppLoader, AChangedLocalHeaderRecompiles) {
   const auto dir = fresh_temp_directory("header");

@@ -1,12 +1,12 @@
-#include "runner/partition.h"
+#include "orchestration/partition.h"
 
 #include <gtest/gtest.h>
 
 #include <map>
 #include <string>
 
+#include "orchestration/partition_source.h"
 #include "report/merge.h"
-#include "runner/partition_source.h"
 #include "usage_error_helpers.h"
 
 namespace tracebench {

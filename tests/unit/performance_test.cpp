@@ -2,6 +2,7 @@
 // purpose to show that one failure costs one row.
 
 #include "runner/performance.h"
+#include "runner/input_pool.h"
 
 #include <gtest/gtest.h>
 
@@ -86,6 +87,18 @@ TEST(Performance, RandomizedInputsRedrawFloatsAndKeepIntegers) {
   EXPECT_TRUE(torch::equal(first[0].toTensor(), again[0].toTensor()));
   EXPECT_FALSE(torch::equal(first[0].toTensor(), second[0].toTensor()));
   EXPECT_TRUE(torch::equal(first[1].toTensor(), inputs[1].toTensor()));
+}
+
+// An RNN's hidden state arrives as a tuple (h, c): its floats are redrawn too.
+TEST(Performance, RandomizedInputsReachIntoTuples) {
+  const std::vector<c10::IValue> inputs = {
+      c10::ivalue::Tuple::create({torch::zeros({1, 2, 3}), torch::arange(4)})};
+  const auto fresh = randomized_inputs(inputs, 1337, 0);
+  ASSERT_TRUE(fresh[0].isTuple());
+  const auto& elements = fresh[0].toTupleRef().elements();
+  EXPECT_EQ(elements[0].toTensor().sizes(), (std::vector<int64_t>{1, 2, 3}));
+  EXPECT_FALSE(torch::equal(elements[0].toTensor(), torch::zeros({1, 2, 3})));
+  EXPECT_TRUE(torch::equal(elements[1].toTensor(), torch::arange(4)));
 }
 
 }  // namespace

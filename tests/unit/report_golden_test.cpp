@@ -12,6 +12,7 @@
 #include "report/compare.h"
 #include "report/json.h"
 #include "report/merge.h"
+#include "report/report_file.h"
 #include "sample_rows.h"
 #include "test_paths.h"
 
@@ -57,7 +58,7 @@ TEST(ReportGolden, JsonFileText) {
   failed.warning_codes.clear();
   failed.warnings.clear();
   report.rows = {sample_row(), failed};
-  // What write_report_atomically puts in the file (before its final newline).
+  // What render_json puts in the file (before its final newline).
   const std::string expected = R"({
  "columns": {
   "abs_latency_ms": {
@@ -463,8 +464,8 @@ TEST(ReportGolden, CompareRefusesRunsOfDifferentPrecision) {
   bf16.config = {{"precision", "bf16"}, {"threads", 2}};
   const auto base_path = testing::process_temp_path("fp32.json").string();
   const auto next_path = testing::process_temp_path("bf16.json").string();
-  write_report_atomically(base_path, fp32);
-  write_report_atomically(next_path, bf16);
+  write_report_file(base_path, "json", render_json(fp32));
+  write_report_file(next_path, "json", render_json(bf16));
 
   auto compare = [&](std::vector<const char*> extra, std::string& printed) {
     std::vector<const char*> argv = {"tracebench", "compare", base_path.c_str(), next_path.c_str()};

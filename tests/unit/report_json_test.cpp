@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "report/json.h"
+#include "report/report_file.h"
 #include "sample_rows.h"
 #include "test_paths.h"
 #include "tracebench/error.h"
@@ -101,9 +102,9 @@ TEST(JsonReport, AtomicWriteThenRead) {
   const auto path = temp_path("tracebench-json-test.json");
   RunReport report;
   report.rows = {sample_row()};
-  write_report_atomically(path, report);
+  write_report_file(path, "json", render_json(report));
   report.rows.push_back(sample_row());
-  write_report_atomically(path, report);  // replaces, never appends
+  write_report_file(path, "json", render_json(report));  // replaces, never appends
   EXPECT_EQ(read_report(path).rows.size(), 2u);
   for (const auto& entry : std::filesystem::directory_iterator(testing::process_temp_path(""))) {
     EXPECT_EQ(entry.path().string().find("tracebench-json-test.json.tmp"), std::string::npos);

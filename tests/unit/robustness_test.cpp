@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
-#include "runner/child_process.h"
+#include <algorithm>
+
+#include "orchestration/child_process.h"
 
 #include <cmath>
 #include <fstream>
@@ -12,13 +14,13 @@
 
 #include "app/plugin_loader.h"
 #include "backends/registry.h"
+#include "orchestration/isolation.h"
+#include "orchestration/resume.h"
+#include "orchestration/suite.h"
 #include "report/csv.h"
 #include "report/csv_reader.h"
 #include "report/row_json.h"
-#include "runner/isolation.h"
 #include "runner/model_checks.h"
-#include "runner/resume.h"
-#include "runner/suite.h"
 #include "sample_rows.h"
 #include "sources/load_model.h"
 #include "test_paths.h"
@@ -315,6 +317,31 @@ TEST(BadModels, NestedOutputsRunOnEveryBackend) {
   for (const auto& row : rows) {
     // Tuples, lists and dicts nested in the output trace and freeze like tensors.
     EXPECT_EQ(row.status, status::kPass) << row.backend << ": " << row.error;
+  }
+}
+
+// Numbers, strings and None beside the tensors: every backend times and checks
+// the tensors, and every row names what was left out.
+TEST(BadModels, NonTensorOutputsPassWithAWarningOnEveryBackend) {
+  RunOptions options;
+  options.backends = {"eager", "ts", "ofi"};
+  options.repeat = 2;
+  options.warmup = 1;
+  const auto spec =
+      parse_model_spec("path:" + source_path("tests/data/user_models/greedy_decoder.py").string() +
+                           ",class:GreedyDecoder",
+                       "/");
+  for (const bool accuracy : {false, true}) {
+    options.accuracy = accuracy;
+    const auto rows = run_model_in_process(spec, options);
+    ASSERT_EQ(rows.size(), 3u);
+    for (const auto& row : rows) {
+      EXPECT_EQ(row.status, status::kPass) << row.backend << ": " << row.error;
+      const auto code =
+          std::find(row.warning_codes.begin(), row.warning_codes.end(), "non_tensor_outputs");
+      ASSERT_NE(code, row.warning_codes.end()) << row.backend;
+      EXPECT_CONTAINS(row.warnings[code - row.warning_codes.begin()], "steps, strategy, attention");
+    }
   }
 }
 

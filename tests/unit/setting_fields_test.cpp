@@ -151,6 +151,16 @@ TEST(SettingFields, ChildReachingFlagsReachTheChildAsGiven) {
   }
 }
 
+// What the user asked for is kept as asked: only the settings whose flags
+// were given, with the values they gave.
+TEST(SettingFields, RequestedSettingsAreTheGivenOnes) {
+  const auto parsed = parse({"-n", "5", "--bfloat16", "--threads", "1,2"});
+  EXPECT_EQ(requested_settings(parsed->app, parsed->options),
+            json({{"repeat", 5}, {"precision", "bf16"}, {"threads", {1, 2}}}));
+  const auto nothing = parse({});
+  EXPECT_EQ(requested_settings(nothing->app, nothing->options), json::object());
+}
+
 TEST(SettingFields, ReportFlagsNeverReachAChild) {
   std::vector<std::string> args = {"--ci",      "--warnings", "--target-ci",      "0.1",
                                    "--timeout", "5",          "--backend-plugin", "p.so"};

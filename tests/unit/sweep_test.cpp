@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "orchestration/validate_options.h"
 #include "report/console.h"
 #include "report/html.h"
 #include "report/markdown.h"

@@ -9,7 +9,7 @@
 #include <regex>
 #include <sstream>
 
-#include "backends/frozen_graph.h"
+#include "backends/graph/frozen_graph.h"
 #include "tracebench/tracing.h"
 #include "util/subprocess.h"
 #include "zoo/zoo.h"

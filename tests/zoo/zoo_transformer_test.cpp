@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
-#include "backends/flops.h"
+#include "measure/flops.h"
 #include "zoo/bert.h"
 #include "zoo/vit.h"
 #include "zoo/zoo.h"

@@ -1,4 +1,4 @@
-#include "backends/lazy_kernels.h"
+#include "backends/lazy/lazy_kernels.h"
 
 #include <ATen/ATen.h>
 #include <torch/csrc/lazy/core/metrics.h>

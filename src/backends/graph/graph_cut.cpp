@@ -1,4 +1,4 @@
-#include "backends/graph_cut.h"
+#include "backends/graph/graph_cut.h"
 
 #include <unordered_map>
 #include <unordered_set>

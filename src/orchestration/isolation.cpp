@@ -1,4 +1,4 @@
-#include "runner/isolation.h"
+#include "orchestration/isolation.h"
 
 #include <fcntl.h>
 #include <limits.h>
@@ -17,12 +17,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "orchestration/child_process.h"
+#include "orchestration/launcher.h"
+#include "orchestration/validate_options.h"
 #include "report/row_json.h"
 #include "runner/accuracy.h"
 #include "runner/child_phase.h"
-#include "runner/child_process.h"
 #include "runner/execution_settings.h"
-#include "runner/launcher.h"
 #include "runner/model_selection.h"
 #include "runner/performance.h"
 #include "runner/status_rows.h"

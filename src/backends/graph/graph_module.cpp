@@ -1,4 +1,4 @@
-#include "backends/graph_module.h"
+#include "backends/graph/graph_module.h"
 
 #include <torch/csrc/jit/ir/ir.h>
 

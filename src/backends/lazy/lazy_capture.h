@@ -18,7 +18,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "backends/lazy_common.h"
+#include "backends/lazy/lazy_common.h"
 
 namespace tracebench::lazy {
 

@@ -1,7 +1,7 @@
-#include "backends/lazy_common.h"
+#include "backends/lazy/lazy_common.h"
 
-#include "backends/lazy_kernels.h"
-#include "backends/lazy_rewrites.h"
+#include "backends/lazy/lazy_kernels.h"
+#include "backends/lazy/lazy_rewrites.h"
 #include "tracebench/tracing.h"
 #include "util/tensor_tree.h"
 
@@ -90,6 +90,17 @@ void redirect_device_constants(torch::jit::Graph& graph, c10::DeviceType from, c
 
 ParameterizedGraph trace_with_parameter_inputs(Model& model, const std::vector<c10::IValue>& inputs,
                                                Mode mode) {
+  // The capture maps each lazy tensor back to the graph input it came from;
+  // a tensor inside a tuple has no input of its own, so its replay would keep
+  // the first call's values. Refused until the capture flattens such inputs.
+  for (size_t index = 0; index < inputs.size(); ++index) {
+    if (!inputs[index].isTensor() && holds_tensors_only(inputs[index])) {
+      throw UnsupportedModel("the lazy backends take each input as one tensor, and input " +
+                             std::to_string(index) + " is a " + inputs[index].tagKind() +
+                             " of tensors (an RNN's state?); ts, ofi and the peer runtimes "
+                             "take it");
+    }
+  }
   torch::NoGradGuard no_grad;
   std::vector<at::Tensor> tensors = model.tensors();
   const size_t resident_count = tensors.size();

@@ -1,4 +1,4 @@
-#include "runner/resume.h"
+#include "orchestration/resume.h"
 
 #include <algorithm>
 #include <filesystem>

@@ -1,4 +1,4 @@
-#include "runner/child_process.h"
+#include "orchestration/child_process.h"
 
 #include <poll.h>
 #include <signal.h>

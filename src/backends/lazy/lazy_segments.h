@@ -9,7 +9,7 @@
 #include <memory>
 #include <vector>
 
-#include "backends/lazy_common.h"
+#include "backends/lazy/lazy_common.h"
 
 namespace tracebench::lazy {
 

@@ -1,4 +1,4 @@
-#include "runner/partition_source.h"
+#include "orchestration/partition_source.h"
 
 #include "tracebench/error.h"
 

@@ -1,4 +1,4 @@
-#include "backends/lazy_segments.h"
+#include "backends/lazy/lazy_segments.h"
 
 #include <torch/csrc/jit/runtime/interpreter.h>
 
@@ -6,9 +6,9 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "backends/graph_cut.h"
-#include "backends/lazy_capture.h"
-#include "backends/lazy_training.h"
+#include "backends/graph/graph_cut.h"
+#include "backends/lazy/lazy_capture.h"
+#include "backends/lazy/lazy_training.h"
 
 namespace tracebench::lazy {
 

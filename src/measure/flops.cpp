@@ -1,4 +1,4 @@
-#include "backends/flops.h"
+#include "measure/flops.h"
 
 #include <torch/csrc/jit/ir/constants.h>
 

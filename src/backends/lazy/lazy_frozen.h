@@ -16,7 +16,7 @@
 #include <memory>
 #include <vector>
 
-#include "backends/lazy_capture.h"
+#include "backends/lazy/lazy_capture.h"
 
 namespace tracebench::lazy {
 

@@ -1,4 +1,4 @@
-#include "runner/launcher.h"
+#include "orchestration/launcher.h"
 
 #include <sched.h>
 

@@ -1,4 +1,4 @@
-#include "backends/frozen_graph.h"
+#include "backends/graph/frozen_graph.h"
 
 #include <torch/csrc/jit/ir/constants.h>
 #include <torch/csrc/jit/passes/constant_propagation.h>

@@ -8,7 +8,7 @@
 #include <memory>
 #include <vector>
 
-#include "backends/lazy_common.h"
+#include "backends/lazy/lazy_common.h"
 #include "tracebench/backend.h"
 
 namespace tracebench::lazy {

@@ -1,4 +1,4 @@
-#include "backends/traced_export.h"
+#include "backends/graph/traced_export.h"
 
 #include <torch/csrc/jit/serialization/pickle.h>
 
@@ -106,12 +106,16 @@ void remove_zero_dropouts(torch::jit::Graph& graph) {
 std::vector<at::Tensor> tensor_inputs(const std::vector<c10::IValue>& inputs,
                                       const std::string& what) {
   std::vector<at::Tensor> tensors;
-  for (const auto& input : inputs) {
-    if (!input.isTensor()) {
-      throw UnsupportedModel(what + " takes tensors only, and input " +
-                             std::to_string(tensors.size()) + " is a " + input.tagKind());
+  for (size_t index = 0; index < inputs.size(); ++index) {
+    if (!holds_tensors_only(inputs[index])) {
+      throw UnsupportedModel(what +
+                             " takes tensors only (alone, or in tuples, lists and dicts), "
+                             "and input " +
+                             std::to_string(index) + " holds a " +
+                             first_non_tensor_kind(inputs[index]));
     }
-    tensors.push_back(input.toTensor());
+    for_each_tensor(inputs[index],
+                    [&tensors](const at::Tensor& tensor) { tensors.push_back(tensor); });
   }
   return tensors;
 }

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "backends/graph_module.h"
+#include "backends/graph/graph_module.h"
 #include "tracebench/backend.h"
 
 namespace tracebench {
@@ -39,8 +39,10 @@ struct ExportedModel {
   c10::IValue output_structure;
 };
 
-/// The model's example inputs as tensors. Throws UnsupportedModel naming the
-/// first input that is not a tensor (`what` says who takes tensors only).
+/// The inputs' tensors, flat: depth first through tuples, lists and dicts (an
+/// RNN's hidden state (h, c)), the order the exported graphs take them in.
+/// Throws UnsupportedModel naming the first input holding something else (a
+/// number, a string: `what` says who takes tensors only).
 std::vector<at::Tensor> tensor_inputs(const std::vector<c10::IValue>& inputs,
                                       const std::string& what);
 

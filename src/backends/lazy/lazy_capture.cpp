@@ -1,4 +1,4 @@
-#include "backends/lazy_capture.h"
+#include "backends/lazy/lazy_capture.h"
 
 #include <torch/csrc/lazy/backend/backend_interface.h>
 #include <torch/csrc/lazy/core/config.h>

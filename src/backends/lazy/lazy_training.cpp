@@ -1,4 +1,4 @@
-#include "backends/lazy_training.h"
+#include "backends/lazy/lazy_training.h"
 
 #include <torch/version.h>
 

@@ -1,4 +1,4 @@
-#include "runner/suite.h"
+#include "orchestration/suite.h"
 
 #include <torch/script.h>
 
@@ -10,13 +10,14 @@
 #include <thread>
 
 #include "measure/system_checks.h"
+#include "orchestration/isolation.h"
+#include "orchestration/partition.h"
+#include "orchestration/resume.h"
+#include "orchestration/validate_options.h"
 #include "report/reporters.h"
 #include "runner/compute_limit.h"
 #include "runner/execution_settings.h"
-#include "runner/isolation.h"
 #include "runner/model_selection.h"
-#include "runner/partition.h"
-#include "runner/resume.h"
 #include "runner/run_context.h"
 #include "runner/save_optimized.h"
 #include "runner/status_rows.h"
@@ -35,7 +36,7 @@ std::vector<std::unique_ptr<Reporter>> make_reporters(const RunOptions& options,
   reporters.push_back(make_console_reporter(out, options.print_ci, options.percentiles));
   for (const auto& format : report_file_formats()) {
     const std::string& path = report_file(options, format.flag);
-    if (!path.empty()) reporters.push_back(format.make(path));
+    if (!path.empty()) reporters.push_back(make_report_file_reporter(format, path));
   }
   return reporters;
 }
@@ -88,7 +89,7 @@ std::vector<ResultRow> run_suite(const RunOptions& options,
   }
   make_directory("--profile", options.profile_dir);
   make_directory("--save-outputs", options.save_outputs_dir);
-  // --resume: rows already in the CSV are kept, not rerun (runner/resume.h).
+  // --resume: rows already in the CSV are kept, not rerun (orchestration/resume.h).
   ResumeState resume =
       options.resume ? prepare_resume(report_file(options, kCsvReportFlag), options.accuracy, err)
                      : ResumeState{};

@@ -1,4 +1,4 @@
-#include "backends/lazy_frozen.h"
+#include "backends/lazy/lazy_frozen.h"
 
 #include <torch/csrc/jit/ir/constants.h>
 #include <torch/csrc/jit/passes/dead_code_elimination.h>
@@ -6,7 +6,7 @@
 #include <torch/csrc/lazy/ts_backend/ts_backend_impl.h>
 #include <torch/csrc/lazy/ts_backend/ts_lowering_context.h>
 
-#include "backends/frozen_graph.h"
+#include "backends/graph/frozen_graph.h"
 
 namespace tracebench::lazy {
 

@@ -1,4 +1,4 @@
-#include "backends/lazy_rewrites.h"
+#include "backends/lazy/lazy_rewrites.h"
 
 #include <torch/csrc/jit/ir/constants.h>
 
