@@ -27,7 +27,11 @@ positionally, a dict's values in the dict's order, and returns:
 
 Extra files in the archive:
   tracebench/example_inputs.pt   torch.save'd tuple of the input tensors (a
-                                 tuple: LibTorch 1.13's unpickler lacks APPEND)
+                                 tuple: LibTorch 1.13's unpickler lacks APPEND).
+                                 A sparse COO tensor, which LibTorch's
+                                 unpickler cannot read, is saved as the tuple
+                                 ("tracebench.sparse_coo", indices, values,
+                                 size as an int64 tensor).
   tracebench/input_names.json    JSON list of the inputs' names: the dict's
                                  keys, else "input0", "input1", ...
   tracebench/output_paths.json   JSON list, one path per returned tensor: a
@@ -292,11 +296,29 @@ def trace(wrapper, inputs, class_name):
                           f"inputs under torch.jit.trace")
 
 
+# How a sparse COO input travels to LibTorch, whose unpickler knows no sparse layout
+# (src/sources/script_loader.cpp reads it back).
+SPARSE_COO_TAG = "tracebench.sparse_coo"
+
+
+def readable_by_libtorch(value):
+    """value with each sparse COO tensor, nested too, as its SPARSE_COO_TAG tuple."""
+    if isinstance(value, torch.Tensor) and value.layout == torch.sparse_coo:
+        value = value.coalesce()
+        return (SPARSE_COO_TAG, value.indices(), value.values(), torch.tensor(value.shape))
+    if isinstance(value, (tuple, list)):
+        return type(value)(readable_by_libtorch(child) for child in value)
+    if isinstance(value, dict):
+        return {key: readable_by_libtorch(child) for key, child in value.items()}
+    return value
+
+
 def save_archive(traced, path, inputs, input_names, output_paths, dropped_outputs, class_name):
     """Writes the archive whole or not at all: a failed save leaves no file for the cache to
     take for a model."""
     buffer = io.BytesIO()
-    torch.save(tuple(inputs), buffer)  # a tuple: LibTorch 1.13's unpickler lacks APPEND
+    # A tuple: LibTorch 1.13's unpickler lacks APPEND.
+    torch.save(tuple(readable_by_libtorch(value) for value in inputs), buffer)
     partial = path + ".partial"
     try:
         torch.jit.save(traced, partial, _extra_files={

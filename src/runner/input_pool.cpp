@@ -14,9 +14,16 @@ std::vector<c10::IValue> randomized_inputs(const std::vector<c10::IValue>& input
   std::vector<c10::IValue> fresh;
   for (const auto& input : inputs) {
     // Tensors nested in tuples, lists and dicts (an RNN's (h, c)) too.
-    fresh.push_back(map_tensors(input, [&generator](const at::Tensor& tensor) {
-      return tensor.is_floating_point() ? at::randn(tensor.sizes(), generator, tensor.options())
-                                        : tensor;
+    fresh.push_back(map_tensors(input, [&generator](const at::Tensor& tensor) -> at::Tensor {
+      if (!tensor.is_floating_point()) return tensor;
+      if (tensor.is_sparse()) {  // the same pattern of nonzeros, new values
+        const auto values = tensor._values();
+        return at::sparse_coo_tensor(tensor._indices(),
+                                     at::randn(values.sizes(), generator, values.options()),
+                                     tensor.sizes())
+            .coalesce();
+      }
+      return at::randn(tensor.sizes(), generator, tensor.options());
     }));
   }
   return fresh;

@@ -29,10 +29,46 @@ bool contains_control_flow(const torch::jit::Block& block) {
   return false;
 }
 
-std::vector<c10::IValue> flatten_inputs(const c10::IValue& value) {
+// How python/export_model.py saves a sparse COO input, which LibTorch's
+// unpickler cannot read: ("tracebench.sparse_coo", indices, values, size).
+constexpr const char* kSparseCooTag = "tracebench.sparse_coo";
+
+// `value` with every tagged sparse tuple, nested too, made a sparse tensor again.
+c10::IValue with_sparse_tensors(const c10::IValue& value) {
   if (value.isTuple()) {
     const auto& elements = value.toTupleRef().elements();
-    return std::vector<c10::IValue>(elements.begin(), elements.end());
+    if (elements.size() == 4 && elements[0].isString() &&
+        elements[0].toStringRef() == kSparseCooTag) {
+      const auto size = elements[3].toTensor();
+      return at::sparse_coo_tensor(elements[1].toTensor(), elements[2].toTensor(),
+                                   std::vector<int64_t>(size.data_ptr<int64_t>(),
+                                                        size.data_ptr<int64_t>() + size.numel()))
+          .coalesce();
+    }
+    std::vector<c10::IValue> children;
+    for (const auto& element : elements) children.push_back(with_sparse_tensors(element));
+    return c10::ivalue::Tuple::create(std::move(children));
+  }
+  if (value.isList()) {
+    auto list = value.toList().copy();
+    for (size_t i = 0; i < list.size(); ++i) list.set(i, with_sparse_tensors(list.get(i)));
+    return list;
+  }
+  if (value.isGenericDict()) {
+    auto dict = value.toGenericDict().copy();
+    for (auto& entry : dict) entry.setValue(with_sparse_tensors(entry.value()));
+    return dict;
+  }
+  return value;
+}
+
+std::vector<c10::IValue> flatten_inputs(const c10::IValue& value) {
+  if (value.isTuple()) {
+    std::vector<c10::IValue> inputs;
+    for (const auto& element : value.toTupleRef().elements()) {
+      inputs.push_back(with_sparse_tensors(element));
+    }
+    return inputs;
   }
   if (value.isList()) return value.toListRef().vec();
   return {value};

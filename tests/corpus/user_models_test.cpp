@@ -45,6 +45,7 @@ const std::vector<CorpusModel> kCorpus = {
     {"gru_seq2seq.py", "GRUSeq2Seq"},
     {"lstm_language_model.py", "LSTMLanguageModel"},
     {"greedy_decoder.py", "GreedyDecoder"},
+    {"sparse_gcn.py", "GCN"},
     {"transformer_seq2seq.py", "TransformerSeq2Seq"},
     {"unet.py", "TinyUNet"},
     {"se_mobile_block.py", "SEDepthwiseNet"},

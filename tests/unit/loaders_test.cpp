@@ -189,6 +189,19 @@ TEST(PythonLoader, NonTensorOutputsAreLeftOutAndNamed) {
   EXPECT_EQ(outputs.toTupleRef().elements()[0].toTensor().sizes(), (std::vector<int64_t>{3, 6}));
 }
 
+// A graph network's adjacency arrives as a sparse COO tensor: LibTorch's
+// unpickler knows no sparse layout, so the exporter encodes it and the loader
+// makes it sparse again.
+TEST(PythonLoader, SparseInputsLoadAsSparseTensors) {
+  auto loaded = load(source_path("tests/data/user_models/sparse_gcn.py"), "GCN");
+  ASSERT_EQ(loaded.inputs.size(), 2u);
+  const auto adjacency = loaded.inputs[1].toTensor();
+  EXPECT_TRUE(adjacency.is_sparse());
+  EXPECT_EQ(adjacency.sizes(), (std::vector<int64_t>{50, 50}));
+  EXPECT_EQ(loaded.batch_size, 50);
+  EXPECT_EQ(loaded.model->forward(loaded.inputs).toTensor().sizes(), (std::vector<int64_t>{50, 4}));
+}
+
 // A .cpp model's cache key covers the local headers it includes.
 TEST(CppLoader, AChangedLocalHeaderRecompiles) {
   const auto dir = fresh_temp_directory("header");

@@ -114,8 +114,13 @@ std::vector<at::Tensor> tensor_inputs(const std::vector<c10::IValue>& inputs,
                              std::to_string(index) + " holds a " +
                              first_non_tensor_kind(inputs[index]));
     }
-    for_each_tensor(inputs[index],
-                    [&tensors](const at::Tensor& tensor) { tensors.push_back(tensor); });
+    for_each_tensor(inputs[index], [&](const at::Tensor& tensor) {
+      if (tensor.is_sparse()) {
+        throw UnsupportedModel(what + " takes dense tensors, and input " + std::to_string(index) +
+                               " holds a sparse one; ts and ofi take it");
+      }
+      tensors.push_back(tensor);
+    });
   }
   return tensors;
 }

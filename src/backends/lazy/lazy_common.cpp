@@ -94,6 +94,11 @@ ParameterizedGraph trace_with_parameter_inputs(Model& model, const std::vector<c
   // a tensor inside a tuple has no input of its own, so its replay would keep
   // the first call's values. Refused until the capture flattens such inputs.
   for (size_t index = 0; index < inputs.size(); ++index) {
+    // Sparse tensors have no lazy kernels in LibTorch's lazy tensor core.
+    if (inputs[index].isTensor() && inputs[index].toTensor().is_sparse()) {
+      throw UnsupportedModel("the lazy backends take dense tensors, and input " +
+                             std::to_string(index) + " is sparse; ts and ofi take it");
+    }
     if (!inputs[index].isTensor() && holds_tensors_only(inputs[index])) {
       throw UnsupportedModel("the lazy backends take each input as one tensor, and input " +
                              std::to_string(index) + " is a " + inputs[index].tagKind() +
