@@ -4,10 +4,11 @@
 Used by tracebench for `--only=path:FILE.py,class:NAME`:
 
     export_model.py --file FILE.py --class NAME --output ARCHIVE.pt
-                    [--input-shapes 2x3,4] [--manifest MANIFEST.json]
+                    [--input-shapes 2x3,4] [--manifest MANIFEST.json] [--seed N]
 
 FILE.py is imported the way `python3 FILE.py` would see it (its directory
-first on sys.path, so sibling modules import), NAME() is created with no
+first on sys.path, so sibling modules import), torch and random are seeded
+with --seed (tracebench passes its own --seed), NAME() is created with no
 arguments and put in eval mode, and its inputs come from
 `get_example_inputs()` (a tensor, or a tuple, list or dict of tensors; a dict
 is passed as keyword arguments, `model(**inputs)`; an input may itself be a
@@ -66,6 +67,7 @@ import inspect
 import io
 import json
 import os
+import random
 import re
 import sys
 
@@ -100,6 +102,10 @@ def parse_args():
                         help="float inputs of these shapes instead of get_example_inputs(), "
                              "e.g. 2x3,4")
     parser.add_argument("--manifest", help="after exporting, write the source files it used here")
+    parser.add_argument("--seed", type=int, default=1337,
+                        help="seeds torch and random before the class is created, so its "
+                             "initial parameters and random example inputs are the same on "
+                             "every machine")
     return parser.parse_args()
 
 
@@ -395,8 +401,17 @@ def write_manifest(path, model_file):
         f.write("\n")
 
 
+def seed_everything(seed):
+    """The generators a model file draws its parameters and example inputs from."""
+    random.seed(seed)
+    torch.manual_seed(seed)
+    if "numpy" in sys.modules:
+        sys.modules["numpy"].random.seed(seed % 2**32)
+
+
 def export(args):
     module = load_user_module(args.file)
+    seed_everything(args.seed)
     model = construct(model_class(module, args.file, args.class_name), args.class_name)
     model.eval()
     input_names, inputs, keywords = example_inputs(model, args.class_name, args.input_shapes)

@@ -31,7 +31,7 @@ std::unique_ptr<Model> load_from_file(const ModelSpec& spec, const LoadOptions& 
     case ModelFileKind::kTorchScript:
       return load_torchscript_model(spec.path, spec.name);
     case ModelFileKind::kPython:
-      return load_python_model(spec.path, spec.name, options.input_shapes);
+      return load_python_model(spec.path, spec.name, options.input_shapes, options.seed);
   }
   throw UsageError("unsupported model file " + spec.path.string());
 }

@@ -66,13 +66,14 @@ std::string torchscript_class_name(std::string class_name) {
 
 std::unique_ptr<Model> load_python_model(const std::filesystem::path& file,
                                          const std::string& class_name,
-                                         const std::vector<std::vector<int64_t>>& input_shapes) {
+                                         const std::vector<std::vector<int64_t>>& input_shapes,
+                                         uint64_t seed) {
   const std::string shapes = shapes_argument(input_shapes);
   // The key names the export; the manifest beside the archive covers what
   // else it read (sibling modules, the exporter, the interpreter and torch).
-  const std::string key =
-      content_hash(std::filesystem::absolute(file).string() + '\0' + read_model_file(file) + '\0' +
-                   class_name + '\0' + shapes + '\0' + python_interpreter());
+  const std::string key = content_hash(std::filesystem::absolute(file).string() + '\0' +
+                                       read_model_file(file) + '\0' + class_name + '\0' + shapes +
+                                       '\0' + python_interpreter() + '\0' + std::to_string(seed));
   const auto dir = cache_directory() / "py";
   std::filesystem::create_directories(dir);
   const auto archive =
@@ -90,7 +91,9 @@ std::unique_ptr<Model> load_python_model(const std::filesystem::path& file,
                                      "--output",
                                      partial.string(),
                                      "--manifest",
-                                     manifest};
+                                     manifest,
+                                     "--seed",
+                                     std::to_string(seed)};
     if (!shapes.empty()) argv.insert(argv.end(), {"--input-shapes", shapes});
     CommandResult result;
     try {

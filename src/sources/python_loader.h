@@ -14,8 +14,12 @@
 
 namespace tracebench {
 
+/// Exports `class_name` from `file` with python/export_model.py (torch seeded
+/// with `seed`, so its parameters and random example inputs are the same on
+/// every machine), caches the archive by all it depends on, and loads it.
 std::unique_ptr<Model> load_python_model(const std::filesystem::path& file,
                                          const std::string& class_name,
-                                         const std::vector<std::vector<int64_t>>& input_shapes);
+                                         const std::vector<std::vector<int64_t>>& input_shapes,
+                                         uint64_t seed);
 
 }  // namespace tracebench

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <fstream>
 
 #include "sources/cpp_loader.h"
@@ -200,6 +201,37 @@ TEST(PythonLoader, SparseInputsLoadAsSparseTensors) {
   EXPECT_EQ(adjacency.sizes(), (std::vector<int64_t>{50, 50}));
   EXPECT_EQ(loaded.batch_size, 50);
   EXPECT_EQ(loaded.model->forward(loaded.inputs).toTensor().sizes(), (std::vector<int64_t>{50, 4}));
+}
+
+// A .py model's parameters and random example inputs come from --seed, so two
+// machines (or two fresh caches) export the same model, and another seed
+// another one.
+TEST(PythonLoader, TheSeedFixesParametersAndExampleInputs) {
+  auto load_seeded = [](uint64_t seed, const std::filesystem::path& cache) {
+    setenv("TRACEBENCH_CACHE_DIR", cache.c_str(), 1);
+    LoadOptions options;
+    options.seed = seed;
+    return load_model(
+        parse_model_spec(
+            "path:" + source_path("tests/data/user_models/greedy_decoder.py").string() +
+                ",class:GreedyDecoder",
+            std::filesystem::current_path()),
+        options);
+  };
+  const char* shared_cache = std::getenv("TRACEBENCH_CACHE_DIR");
+  const std::string restore = shared_cache ? shared_cache : "";
+  auto first = load_seeded(7, fresh_temp_directory("seed-a"));
+  auto again = load_seeded(7, fresh_temp_directory("seed-b"));
+  auto other = load_seeded(8, fresh_temp_directory("seed-c"));
+  if (restore.empty()) {
+    unsetenv("TRACEBENCH_CACHE_DIR");
+  } else {
+    setenv("TRACEBENCH_CACHE_DIR", restore.c_str(), 1);
+  }
+  const auto weight = [](LoadedModel& loaded) { return loaded.model->parameters().front(); };
+  EXPECT_TRUE(torch::equal(weight(first), weight(again)));
+  EXPECT_TRUE(torch::equal(first.inputs[0].toTensor(), again.inputs[0].toTensor()));
+  EXPECT_FALSE(torch::equal(weight(first), weight(other)));
 }
 
 // A .cpp model's cache key covers the local headers it includes.
