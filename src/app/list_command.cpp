@@ -81,6 +81,9 @@ void print_runtimes(std::ostream& out) {
     if (same == runtimes.end()) same = runtimes.insert(runtimes.end(), {runtime, {}});
     same->second.push_back(backend);
   }
+  // What this machine has first, then what is missing and how to get it.
+  std::stable_partition(runtimes.begin(), runtimes.end(),
+                        [](const auto& entry) { return entry.first.rfind("missing: ", 0) != 0; });
   out << "runtimes:\n";
   for (const auto& [runtime, backends] : runtimes) {
     out << "  " << std::left << std::setw(36) << runtime << "  " << join(backends, ", ") << "\n";

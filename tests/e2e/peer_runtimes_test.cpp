@@ -189,6 +189,9 @@ TEST(PeerRuntimes, ListNamesTheRuntimesAndTheirVersions) {
             std::string::npos)
       << runtimes;
   EXPECT_NE(runtimes.find("make build-torch2`  aot_inductor"), std::string::npos) << runtimes;
+  // What the machine has comes first, what is missing after it.
+  EXPECT_LT(runtimes.find("OpenVINO 20"), runtimes.find("missing: ")) << runtimes;
+  EXPECT_LT(runtimes.find("LibTorch "), runtimes.find("missing: ")) << runtimes;
 #endif
 }
 
