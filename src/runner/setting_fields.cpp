@@ -576,21 +576,12 @@ void declare_settings(CLI::App& app, RunOptions& options) {
   app.get_option("--bfloat16")->excludes(app.get_option("--amp"));
 }
 
-namespace {
-
-// "--repeat" of "-n,--repeat": what CLI11 finds an option by.
-std::string long_name(const SettingFlag& flag) {
-  return flag.names.substr(flag.names.rfind(',') + 1);
-}
-
-}  // namespace
-
 std::vector<std::string> child_arguments(const CLI::App& app) {
   std::vector<std::string> args;
   for (const auto& field : setting_fields()) {
     if (field.reach != SettingReach::kChild) continue;
     for (const auto& flag : field.flags) {
-      const CLI::Option* option = app.get_option_no_throw(long_name(flag));
+      const CLI::Option* option = app.get_option_no_throw(flag.long_name());
       if (option == nullptr || option->count() == 0) continue;
       const std::string& name = option->get_lnames().front();
       if (option->get_type_size_max() == 0) {  // a flag
@@ -616,7 +607,7 @@ json requested_settings(const CLI::App& app, const RunOptions& options) {
   for (const auto& field : setting_fields()) {
     if (field.json_key == nullptr) continue;
     const bool given = std::any_of(field.flags.begin(), field.flags.end(), [&](const auto& flag) {
-      const CLI::Option* option = app.get_option_no_throw(long_name(flag));
+      const CLI::Option* option = app.get_option_no_throw(flag.long_name());
       return option != nullptr && option->count() > 0;
     });
     if (given) requested[field.json_key] = field.record(options);

@@ -38,6 +38,8 @@ enum class SettingReach {
 struct SettingFlag {
   std::string names;  // CLI11's names: "-n,--repeat"
   std::string help;
+  /// "--repeat" of "-n,--repeat": what CLI11 finds the option by.
+  std::string long_name() const { return names.substr(names.rfind(',') + 1); }
   /// Declares the flag on `app`, bound to `options`.
   std::function<CLI::Option*(CLI::App& app, RunOptions& options, const SettingFlag& flag)> declare;
 };

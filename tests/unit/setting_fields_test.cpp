@@ -77,10 +77,6 @@ const std::map<std::string, std::vector<std::string>>& sample_arguments() {
 // Flags that choose their setting's default value: giving them records nothing new.
 const std::set<std::string> kChooseTheDefault = {"--performance", "--inference", "--float32"};
 
-std::string long_name(const SettingFlag& flag) {
-  return flag.names.substr(flag.names.rfind(',') + 1);
-}
-
 struct Parsed {
   CLI::App app;
   RunOptions options;
@@ -107,7 +103,7 @@ std::vector<std::pair<const SettingField*, const SettingFlag*>> user_flags() {
 TEST(SettingFields, EveryFlagChangesTheSettingItIsRecordedAs) {
   const json defaults = recorded_settings(parse({})->options);
   for (const auto& [field, flag] : user_flags()) {
-    const std::string name = long_name(*flag);
+    const std::string name = flag->long_name();
     if (kChooseTheDefault.count(name)) continue;
     const auto sample = sample_arguments().find(name);
     ASSERT_NE(sample, sample_arguments().end())
@@ -134,7 +130,7 @@ TEST(SettingFields, TheConfigRecordsEverySettingByItsKey) {
 // recorded, for every setting that reaches it as given; no other flag reaches it.
 TEST(SettingFields, ChildReachingFlagsReachTheChildAsGiven) {
   for (const auto& [field, flag] : user_flags()) {
-    const std::string name = long_name(*flag);
+    const std::string name = flag->long_name();
     const auto sample = sample_arguments().find(name);
     const std::vector<std::string> args =
         sample == sample_arguments().end() ? std::vector<std::string>{name} : sample->second;
@@ -187,7 +183,7 @@ TEST(SettingFields, ASweepableSettingTakesACommaList) {
   EXPECT_EQ(parsed->options.batch_size_sweep, (std::vector<int64_t>{1, 8}));
   for (const auto& field : setting_fields()) {
     for (const auto& flag : field.flags) {
-      const auto* option = parsed->app.get_option(long_name(flag));
+      const auto* option = parsed->app.get_option(flag.long_name());
       EXPECT_EQ(
           option->get_description().find("a comma list measures each value") != std::string::npos,
           field.sweepable)
