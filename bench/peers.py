@@ -21,6 +21,7 @@ with 95% t intervals over the rounds, and the geomeans of the ratios.
 
     build-peers/venv/bin/python bench/peers.py --tracebench build/tracebench \\
         [--models resnet18 ...] [--batch-sizes 1 8] [--rounds 3] [--repeat 20] [--threads 2]
+        [--sides openvino "openvino API"]
 """
 
 import argparse
@@ -149,11 +150,11 @@ def side_samples(args, side, model, batch, scratch, exported, chosen):
 
 def measure(args, model, batch, scratch):
     exported = export_for_apis(args, model, batch, scratch)
-    pooled = {side: [] for side in SIDES}
+    pooled = {side: [] for side in args.sides}
     rounds = []
     chosen = {}
     for round_index in range(args.rounds):
-        order = SIDES if round_index % 2 == 0 else list(reversed(SIDES))
+        order = args.sides if round_index % 2 == 0 else list(reversed(args.sides))
         medians = {}
         for side in order:
             samples = side_samples(args, side, model, batch, scratch, exported, chosen)
@@ -177,6 +178,8 @@ def main():
     parser.add_argument("--rounds", type=int, default=3, help="blocks per side and model")
     parser.add_argument("--warmup", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1337)
+    parser.add_argument("--sides", nargs="+", choices=SIDES, default=SIDES,
+                        help="time only these (a ratio is printed when both its sides are)")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--model-file", help=argparse.SUPPRESS)
     parser.add_argument("--settings", help=argparse.SUPPRESS)
@@ -202,11 +205,14 @@ def main():
           f"OPENBLAS_NUM_THREADS={environment['OPENBLAS_NUM_THREADS']}, "
           f"GLIBC_TUNABLES={environment['GLIBC_TUNABLES']}, "
           f"load average {os.getloadavg()[0]:.2f} at start")
-    header = f"{'model':<24}{'batch':>6}" + "".join(f"{side:>17}" for side in SIDES)
-    header += "".join(f"{name:>24}" for name, _, _ in RATIOS) + "   auto ran"
-    print(header + "\n" + " " * 30 + "(ms per call, medians)" + " " * (17 * len(SIDES) - 22) +
+    sides = args.sides
+    shown = [(name, numerator, denominators) for name, numerator, denominators in RATIOS
+             if numerator in sides and set(denominators) <= set(sides)]
+    header = f"{'model':<24}{'batch':>6}" + "".join(f"{side:>17}" for side in sides)
+    header += "".join(f"{name:>24}" for name, _, _ in shown) + "   auto ran"
+    print(header + "\n" + " " * 30 + "(ms per call, medians)" + " " * (17 * len(sides) - 22) +
           "(ratio [95% CI over rounds])")
-    ratios = {name: [] for name, _, _ in RATIOS}
+    ratios = {name: [] for name, _, _ in shown}
     for batch in args.batch_sizes:
         for model in args.models:
             with tempfile.TemporaryDirectory(prefix="peers.") as scratch:
@@ -215,15 +221,15 @@ def main():
                 except Exception as error:  # one model's failure must not end the run
                     print(f"{model:<24}{batch:>6}   failed: {error}", flush=True)
                     continue
-            line = f"{model:<24}{batch:>6}" + "".join(f"{medians[s] * 1e3:>17.2f}" for s in SIDES)
-            for name, numerator, denominators in RATIOS:
+            line = f"{model:<24}{batch:>6}" + "".join(f"{medians[s] * 1e3:>17.2f}" for s in sides)
+            for name, numerator, denominators in shown:
                 value = ratio(medians, numerator, denominators)
                 ratios[name].append(value)
                 low, high = ratio_interval([ratio(r, numerator, denominators) for r in rounds])
                 line += f"{f'{value:.3f} [{low:.2f}, {high:.2f}]':>24}"
             print(line + f"   {chosen.get('auto', '')}", flush=True)
-    if ratios[RATIOS[0][0]]:
-        print(f"{'geomean':<30}{'':>{17 * len(SIDES)}}" +
+    if any(ratios.values()):
+        print(f"{'geomean':<30}{'':>{17 * len(sides)}}" +
               "".join(f"{geomean(values):>24.3f}" for values in ratios.values()))
     print(f"load average {os.getloadavg()[0]:.2f} at end")
     return 0

@@ -21,11 +21,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <openvino/openvino.hpp>
 
 #include "util/cache.h"
 #include "util/scratch_directory.h"
+#include "util/tensor_tree.h"
 #endif
 
 namespace tracebench {
@@ -176,10 +178,18 @@ class OpenVinoModel final : public CompiledModel {
       counters_["compute_ops." + precision] = count;
   }
 
+  // Nothing in here may call a parallel LibTorch op: that wakes LibTorch's
+  // OpenMP team, whose threads then spin on the two cores OpenVINO's TBB
+  // threads need for the next call. A clone of BERT's 393 KB output did, and
+  // ran OpenVINO's BERT 1.04-1.10x slower than its own API (docs/peers.md).
   c10::IValue run(const std::vector<c10::IValue>& inputs) override {
     // OpenVINO reads the inputs where they are; they live through infer().
-    // Its ports take the tensors flat, as the ONNX export numbered them.
-    const auto tensors = tensor_inputs(inputs, kWhat);
+    // Its ports take the tensors flat, as the ONNX export numbered them;
+    // compile has checked that they are dense tensors.
+    std::vector<at::Tensor> tensors;
+    for (const auto& input : inputs) {
+      for_each_tensor(input, [&](const at::Tensor& tensor) { tensors.push_back(tensor); });
+    }
     std::vector<at::Tensor> contiguous;
     for (const auto& [port, index] : inputs_) {
       const auto& tensor = contiguous.emplace_back(tensors.at(index).contiguous());
@@ -190,13 +200,13 @@ class OpenVinoModel final : public CompiledModel {
     request_.infer();
     std::vector<at::Tensor> flat;
     for (const auto& [port, index] : outputs_) {
-      // Copied: the request reuses its output buffers on the next call.
-      auto result = request_.get_tensor(port);
+      // Copied, in this thread: the request reuses its output buffers.
+      const auto result = request_.get_tensor(port);
       const auto& shape = result.get_shape();
-      std::vector<int64_t> sizes(shape.begin(), shape.end());
-      flat.push_back(at::from_blob(result.data(), sizes,
-                                   at::TensorOptions(scalar_type(result.get_element_type())))
-                         .clone());
+      auto& copy = flat.emplace_back(
+          at::empty(std::vector<int64_t>(shape.begin(), shape.end()),
+                    at::TensorOptions(scalar_type(result.get_element_type()))));
+      std::memcpy(copy.data_ptr(), result.data(), result.get_byte_size());
     }
     return refill_outputs(output_structure_, flat, kWhat);
   }
