@@ -203,9 +203,9 @@ class OpenVinoModel final : public CompiledModel {
       // Copied, in this thread: the request reuses its output buffers.
       const auto result = request_.get_tensor(port);
       const auto& shape = result.get_shape();
-      auto& copy = flat.emplace_back(
-          at::empty(std::vector<int64_t>(shape.begin(), shape.end()),
-                    at::TensorOptions(scalar_type(result.get_element_type()))));
+      auto& copy =
+          flat.emplace_back(at::empty(std::vector<int64_t>(shape.begin(), shape.end()),
+                                      at::TensorOptions(scalar_type(result.get_element_type()))));
       std::memcpy(copy.data_ptr(), result.data(), result.get_byte_size());
     }
     return refill_outputs(output_structure_, flat, kWhat);
