@@ -52,11 +52,12 @@ def link_only_what_tracebench_loads():
     cpp_builder._get_torch_related_args = torch_args_without_libtorch
 
 
-def export(module, inputs, output):
+def export(module, inputs, output, dynamic_dim):
     import torch._inductor
 
     link_only_what_tracebench_loads()
-    torch._inductor.aoti_compile_and_package(traced_exporter.exported_program(module, inputs),
+    program = traced_exporter.exported_program(module, inputs, dynamic_dim)
+    torch._inductor.aoti_compile_and_package(program,
                                              package_path=output,
                                              inductor_configs={"freezing": True})
 

@@ -8,7 +8,10 @@ exporter; PyTorch 2.x with the dynamo exporter (torch.export, then onnxscript) o
 ExportedProgram. Weights are initializers of the graph, kept in float32. A failure ends in a
 verdict line (traced_exporter.py).
 
-    python export_onnx.py --module M.pt --inputs I.pkl --output M.onnx
+With --dynamic-dim K (tracebench's --shape-set), dimension K of every input of more dimensions is
+dynamic in the graph, so one ONNX file serves every shape of the set.
+
+    python export_onnx.py --module M.pt --inputs I.pkl --output M.onnx [--dynamic-dim K]
 """
 
 import sys
@@ -29,29 +32,35 @@ def names(prefix, count):
     return [f"{prefix}_{i}" for i in range(count)]
 
 
-def tensor_count(value):
+def flat_tensors(value):
     """The tensors in value, nested in tuples, lists and dicts: ONNX takes each as an input of
     its own, in this depth-first order (tracebench feeds them in the same)."""
     if isinstance(value, (tuple, list)):
-        return sum(map(tensor_count, value))
+        return [tensor for item in value for tensor in flat_tensors(item)]
     if isinstance(value, dict):
-        return sum(map(tensor_count, value.values()))
-    return 1
+        return [tensor for item in value.values() for tensor in flat_tensors(item)]
+    return [value]
 
 
-def export(module, inputs, output):
+def export(module, inputs, output, dynamic_dim):
     import torch
 
     outputs = module(*inputs)
     output_count = len(outputs) if isinstance(outputs, (tuple, list)) else 1
-    input_names = names("input", tensor_count(inputs))
+    tensors = flat_tensors(inputs)
+    input_names = names("input", len(tensors))
     output_names = names("output", output_count)
     if int(torch.__version__.split(".")[0]) < 2:
+        dynamic_axes = None
+        if dynamic_dim is not None:
+            dynamic_axes = {name: {dynamic_dim: "shape_set"}
+                            for name, tensor in zip(input_names, tensors)
+                            if tensor.dim() > dynamic_dim}
         torch.onnx.export(module, tuple(inputs), output, opset_version=OPSET_TORCHSCRIPT_EXPORTER,
                           do_constant_folding=True, input_names=input_names,
-                          output_names=output_names)
+                          output_names=output_names, dynamic_axes=dynamic_axes)
         return
-    program = traced_exporter.exported_program(module, inputs)
+    program = traced_exporter.exported_program(module, inputs, dynamic_dim)
     onnx_program = torch.onnx.export(program, (), dynamo=True, opset_version=OPSET_DYNAMO_EXPORTER,
                                      input_names=input_names, output_names=output_names,
                                      optimize=True, verbose=False)

@@ -6,7 +6,7 @@ build's LibTorch, turns the module into another runtime's file. On failure it pr
 "BACKEND export failed: KIND: first line" (exit 1) or "BACKEND export unsupported: ..." (exit 3,
 the model is beyond the exporter by design), which the row quotes.
 
-    python EXPORTER.py --module M.pt --inputs I.pkl --output FILE
+    python EXPORTER.py --module M.pt --inputs I.pkl --output FILE [--dynamic-dim K]
 """
 
 import argparse
@@ -15,8 +15,27 @@ import sys
 EXIT_UNSUPPORTED = 3
 
 
-def exported_program(module, inputs):
-    """The ExportedProgram of a TorchScript module, as torch.export makes it (PyTorch 2.x).
+def dynamic_shapes(inputs, dynamic_dim):
+    """torch.export's dynamic_shapes for `inputs` (mirroring their tuples, lists and dicts):
+    dimension dynamic_dim of every tensor of more dimensions left to torch.export (Dim.AUTO: dynamic
+    where the program allows it, else the example's size)."""
+    import torch
+
+    def of(value):
+        if isinstance(value, (tuple, list)):
+            return type(value)(of(item) for item in value)
+        if isinstance(value, dict):
+            return {key: of(item) for key, item in value.items()}
+        if isinstance(value, torch.Tensor) and value.dim() > dynamic_dim:
+            return {dynamic_dim: torch.export.Dim.AUTO}
+        return None
+
+    return tuple(of(value) for value in inputs)
+
+
+def exported_program(module, inputs, dynamic_dim=None):
+    """The ExportedProgram of a TorchScript module, as torch.export makes it (PyTorch 2.x), with
+    dimension dynamic_dim of the inputs dynamic where the program allows it (dynamic_shapes).
 
     The TorchScript converter's own program computes the same, but inductor's freezing
     does not prepack its convolution weights into oneDNN's layout, so each call reorders
@@ -28,17 +47,21 @@ def exported_program(module, inputs):
     from torch._export.converter import TS2EPConverter
 
     converted = TS2EPConverter(module, tuple(inputs)).convert()
-    return torch.export.export(converted.module(), tuple(inputs))
+    shapes = None if dynamic_dim is None else dynamic_shapes(inputs, dynamic_dim)
+    return torch.export.export(converted.module(), tuple(inputs), dynamic_shapes=shapes)
 
 
 def run(backend, description, export, unsupported):
-    """Parses the arguments, loads the module and inputs and calls export(module, inputs, output)
-    under no_grad. An exception whose class name is in `unsupported` says the model is beyond
-    the exporter; any other is a failure. Returns the exit code."""
+    """Parses the arguments, loads the module and inputs and calls export(module, inputs, output,
+    dynamic_dim) under no_grad; dynamic_dim is --shape-set's dimension, along which every input of
+    more dimensions changes size from call to call, or None for fixed shapes. An exception whose
+    class name is in `unsupported` says the model is beyond the exporter; any other is a failure.
+    Returns the exit code."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--module", required=True, help="TorchScript module (torch.jit.save)")
     parser.add_argument("--inputs", required=True, help="example inputs (torch::pickle_save)")
     parser.add_argument("--output", required=True, help="the file to write")
+    parser.add_argument("--dynamic-dim", type=int, help="the inputs' dimension that changes size")
     args = parser.parse_args()
 
     import torch
@@ -47,7 +70,7 @@ def run(backend, description, export, unsupported):
         module = torch.jit.load(args.module).eval()
         inputs = torch.load(args.inputs)  # a tuple of tensors: weights_only's default reads it
         with torch.no_grad():
-            export(module, inputs, args.output)
+            export(module, inputs, args.output, args.dynamic_dim)
     except Exception as error:  # the row shows this line; the trace goes before it
         import traceback
 

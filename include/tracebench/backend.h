@@ -90,6 +90,10 @@ struct CompileOptions {
   int64_t streams = 1;
   /// Inputs representative of every later call (tracing backends record with them).
   std::vector<c10::IValue> example_inputs;
+  /// --shape-set: the dimension along which the inputs change size from call
+  /// to call (every tensor input of more dimensions). A backend that compiles
+  /// for fixed shapes makes it dynamic where its compiler can.
+  std::optional<int64_t> dynamic_dim;
   /// --auto-tolerance: the loosest numerics `auto` may choose.
   Numerics auto_tolerance = Numerics::kExact;
   /// Candidates `auto` must leave out: each killed the model's process in an

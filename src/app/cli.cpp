@@ -62,7 +62,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     bind_to_cpus(options);
     // Without --malloc, each model's process inherits this one's allocator
     // (GLIBC_TUNABLES, LD_PRELOAD): the run records and resumes by that one.
-    if (options.allocator_sweep.empty()) options.allocator = allocator_in_use();
+    options.inherited_allocator = allocator_in_use();
     const auto rows = run_suite(options, make_reporters(options, out, err), err);
     return exit_code_of(rows, options, err);
   } catch (const UsageError& error) {

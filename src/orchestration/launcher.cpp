@@ -89,7 +89,7 @@ std::vector<int> parse_cpu_list(const std::string& text) {
   return cpus;
 }
 
-void bind_to_cpus(RunOptions& options) {
+void bind_to_cpus(const RunOptions& options) {
   if (options.cpus.empty()) return;
   const auto cpus = parse_cpu_list(options.cpus);
   cpu_set_t set;
@@ -101,12 +101,9 @@ void bind_to_cpus(RunOptions& options) {
     throw UsageError("--cpus " + options.cpus + ": cannot bind (" + std::strerror(errno) +
                      "); choose CPUs this process may run on");
   }
-  if (!options.threads && options.threads_sweep.empty()) {
-    options.threads = static_cast<int64_t>(cpus.size());
-  }
 }
 
-std::vector<std::string> child_environment(const RunOptions& point) {
+std::vector<std::string> child_environment(const RunOptions& options, const RunPoint& point) {
   std::vector<std::string> environment;
   if (point.allocator == "hugetlb") {
     environment.push_back("GLIBC_TUNABLES=" + appended("GLIBC_TUNABLES", kHugePagesTunable, ':'));
@@ -121,7 +118,7 @@ std::vector<std::string> child_environment(const RunOptions& point) {
     environment.push_back("LD_PRELOAD=" + appended("LD_PRELOAD", library, ':'));
   }
   // libgomp reads PASSIVE or ACTIVE, in any case.
-  if (!point.omp_wait.empty()) environment.push_back("OMP_WAIT_POLICY=" + point.omp_wait);
+  if (!options.omp_wait.empty()) environment.push_back("OMP_WAIT_POLICY=" + options.omp_wait);
   return environment;
 }
 
@@ -149,7 +146,7 @@ void validate_launcher(const RunOptions& options) {
   }
   const bool starts_children = options.isolate || !options.rows_to.empty();
   // What --malloc asks for: an allocator the environment already gives
-  // (options.allocator without --malloc) needs no child to apply it.
+  // (options.inherited_allocator) needs no child to apply it.
   const bool sets_allocator =
       std::any_of(options.allocator_sweep.begin(), options.allocator_sweep.end(),
                   [](const std::string& allocator) { return allocator != "glibc"; });
@@ -160,9 +157,7 @@ void validate_launcher(const RunOptions& options) {
   }
   // A missing library is the run's one-line error, before any model runs.
   for (const auto& allocator : options.allocator_sweep) {
-    RunOptions point = options;
-    point.allocator = allocator;
-    child_environment(point);
+    child_environment(options, RunPoint{std::nullopt, std::nullopt, allocator});
   }
   if (options.cooldown_s < 0) throw UsageError("--cooldown must be 0 seconds or more");
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "runner/run_options.h"
+#include "runner/run_point.h"
 
 namespace tracebench {
 
@@ -18,14 +19,14 @@ namespace tracebench {
 std::vector<int> parse_cpu_list(const std::string& text);
 
 /// Binds this process to --cpus, so that what it measures and every child it
-/// starts run there, and sets the thread count to the number of bound CPUs
-/// unless --threads gives one. Does nothing without --cpus.
-void bind_to_cpus(RunOptions& options);
+/// starts run there (the points' thread count follows: runner/sweep.h).
+/// Does nothing without --cpus.
+void bind_to_cpus(const RunOptions& options);
 
 /// What a model's child process adds to its environment ("NAME=value") for
-/// the allocator and wait policy of `point`. Throws UsageError naming the
-/// Debian package when the allocator's library is not installed.
-std::vector<std::string> child_environment(const RunOptions& point);
+/// the allocator of `point` and the run's wait policy. Throws UsageError
+/// naming the Debian package when the allocator's library is not installed.
+std::vector<std::string> child_environment(const RunOptions& options, const RunPoint& point);
 
 /// The allocator this process runs with, as it is: jemalloc or tcmalloc when
 /// its library is mapped, hugetlb when glibc's tunable asks for huge pages,

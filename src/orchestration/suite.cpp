@@ -51,13 +51,13 @@ constexpr double kBusyMachineCores = 0.5;
 // the suite (as in an isolated child): model_fail_to_load rows, which the
 // reports get as any others; `error` keeps the first such error.
 std::vector<ResultRow> run_model_reporting_errors(const ModelSpec& spec, const RunOptions& options,
-                                                  std::ostream& err,
+                                                  const RunPoint& point, std::ostream& err,
                                                   std::optional<std::string>& error) {
   try {
-    return run_model(spec, options, options.isolate, err);
+    return run_model(spec, options, point, options.isolate, err);
   } catch (const UsageError& usage_error) {
     if (!error) error = usage_error.what();
-    return status_rows(spec.name, options, status::kModelFailToLoad, usage_error.what());
+    return status_rows(spec.name, options, point, status::kModelFailToLoad, usage_error.what());
   }
 }
 
@@ -103,13 +103,13 @@ std::vector<ResultRow> run_suite(const RunOptions& options,
   const auto alone_failed = [&] { return specs.size() == 1 && load_error.has_value(); };
   size_t started = 0;
   for (const auto& point : points) {
-    apply_process_settings(point);
+    apply_process_settings(options, point);
     const int64_t threads = torch::get_num_threads();
     const std::string label = sweep_point_label(point, options);
     const auto& all_peaks = context.environment.peak_gflops_by_threads;
     const auto peaks = all_peaks.find(threads);
     for (const auto& spec : specs) {
-      RunOptions todo = point;
+      RunOptions todo = options;
       // A sweep's points keep their traces apart: DIR/batch_8__2_threads/.
       if (!label.empty() && !options.profile_dir.empty()) {
         todo.profile_dir =
@@ -128,7 +128,7 @@ std::vector<ResultRow> run_suite(const RunOptions& options,
       ++started;
       const auto wall_start = std::chrono::steady_clock::now();
       const CpuTimes cpu_start = cpu_times_now();
-      auto rows = run_model_reporting_errors(spec, todo, err, load_error);
+      auto rows = run_model_reporting_errors(spec, todo, point, err, load_error);
       const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - wall_start;
       const double others = other_busy_cores(cpu_start, cpu_times_now(), wall.count());
       for (auto& row : rows) {

@@ -5,6 +5,7 @@
 #include "backends/registry.h"
 #include "orchestration/launcher.h"
 #include "runner/save_optimized.h"
+#include "runner/shape_set.h"
 #include "runner/sweep.h"
 #include "runner/training.h"
 #include "tracebench/error.h"
@@ -71,8 +72,6 @@ void validate(const RunOptions& options) {
   require_positive("--repeat", options.repeat);
   require_positive("--iterations-per-run", options.iterations_per_run);
   if (options.warmup < 0) throw UsageError("--warmup must be 0 or more");
-  if (options.batch_size) require_positive("--batch-size", *options.batch_size);
-  if (options.threads) require_positive("--threads", *options.threads);
   validate_sweep(options);
   validate_launcher(options);
   require_positive("--streams", options.streams);
@@ -80,6 +79,16 @@ void validate(const RunOptions& options) {
   if (options.input_pool > 0 && options.randomize_input) {
     throw UsageError(
         "--input-pool and --randomize-input both choose each sample's inputs; give one");
+  }
+  if (!parse_shape_set(options.shape_set).empty()) {
+    if (options.input_pool > 0 || !options.inputs_file.empty()) {
+      throw UsageError(std::string("--shape-set and ") +
+                       (options.inputs_file.empty() ? "--input-pool" : "--inputs") +
+                       " both choose each sample's inputs; give one");
+    }
+    if (options.mode == Mode::kTraining) {
+      throw UsageError("--shape-set measures inference; drop --training");
+    }
   }
   if (!options.inputs_file.empty() && !options.input_shapes.empty()) {
     throw UsageError("--inputs and --input-shapes both give the inputs; give one");

@@ -35,6 +35,9 @@ class ConsoleReporter : public Reporter {
     }
     out_ << format_result_line(row, backend_width_, with_ci, point);
     if (print_percentiles_ && row.passed()) out_ << "  " << format_latency_percentiles(row);
+    if (row.passed() && !row.shape_latency_ms.empty()) {
+      out_ << "  " << format_shape_latencies(row);
+    }
     out_ << std::endl;
   }
 

@@ -64,6 +64,9 @@ struct ResultRow {
   std::vector<double> samples_s;        // backend, seconds per call
   std::vector<double> eager_samples_s;  // eager, seconds per call
   std::map<std::string, double> counters;
+  /// --shape-set: the median latency of the samples at each shape, by its
+  /// label ("batch=4"), ms; empty without a shape set.
+  std::map<std::string, double> shape_latency_ms;
 
   // Uncertainty (docs/statistics.md): 95% percentile-bootstrap interval of
   // the speedup, and the Mann-Whitney U p-value next to Welch's.

@@ -257,6 +257,7 @@ std::vector<RowField> make_row_fields() {
       json_only("samples_s", "s", &R::samples_s),  // every timed sample, per call
       json_only("eager_samples_s", "s", &R::eager_samples_s),
       json_only("counters", "", &R::counters),
+      json_only("shape_latency_ms", "ms", &R::shape_latency_ms),
       json_only_number("flops", "", &R::flops),
       json_only_number("peak_gflops", "GFLOP/s", &R::peak_gflops),
       json_only("profile_trace", "", &R::profile_trace),

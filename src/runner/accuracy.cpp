@@ -9,6 +9,7 @@
 #include "runner/execution_settings.h"
 #include "runner/input_pool.h"
 #include "runner/model_checks.h"
+#include "runner/shape_set.h"
 #include "runner/status_rows.h"
 #include "runner/training.h"
 #include "util/error_text.h"
@@ -23,21 +24,37 @@ c10::IValue as_tuple(std::vector<c10::IValue> elements) {
   return c10::ivalue::Tuple::create(std::move(elements));
 }
 
+// The inputs the check calls the model with: the example inputs, or one set
+// per --shape-set shape, each with --randomize-input's fresh values if asked.
+std::vector<std::vector<c10::IValue>> checked_input_sets(const LoadedModel& loaded,
+                                                         const RunOptions& options,
+                                                         c10::ScalarType dtype) {
+  const ShapeSet shapes = parse_shape_set(options.shape_set);
+  std::vector<std::vector<c10::IValue>> sets;
+  if (shapes.empty()) sets.push_back(loaded.inputs);
+  for (const int64_t size : shapes.sizes) {
+    sets.push_back(inputs_at_size(loaded.inputs, shapes.dim, size));
+  }
+  // --randomize-input: compiled on the example inputs, checked on others, so
+  // a trace that baked in one branch of the model's control flow is caught.
+  for (auto& set : sets) {
+    if (options.randomize_input) set = randomized_inputs(set, options.seed, 0);
+    set = cast_inputs(set, dtype);
+  }
+  return sets;
+}
+
 // Runs `backend` on a fresh copy of the model in `dtype` and returns what is
-// compared: the outputs (inference), or the last iteration's outputs and loss
-// plus every parameter and gradient (training). `row`, when given, receives
-// what the compiled model says of itself (auto's pick, its warnings).
+// compared: the outputs (inference; with a shape set, a tuple of each shape's
+// outputs), or the last iteration's outputs and loss plus every parameter and
+// gradient (training). `row`, when given, receives what the compiled model
+// says of itself (auto's pick, its warnings).
 c10::IValue run_once(Backend& backend, LoadedModel& loaded, const RunOptions& options,
                      c10::ScalarType dtype, ResultRow* row = nullptr) {
   auto model = loaded.reload();
   cast_model(*model, dtype);
   const auto inputs = cast_inputs(loaded.inputs, dtype);
-  // --randomize-input: compiled on the example inputs, checked on others, so
-  // a trace that baked in one branch of the model's control flow is caught.
-  const auto call_inputs =
-      options.randomize_input
-          ? cast_inputs(randomized_inputs(loaded.inputs, options.seed, 0), dtype)
-          : inputs;
+  const auto call_sets = checked_input_sets(loaded, options, dtype);
   AutocastScope autocast(dtype == torch::kFloat64 ? Precision::kFloat32 : options.precision);
   const auto compile_options = compile_options_for(options, inputs);
   torch::manual_seed(options.seed);  // dropout and other random ops draw the same numbers
@@ -47,18 +64,31 @@ c10::IValue run_once(Backend& backend, LoadedModel& loaded, const RunOptions& op
     model->set_training(false);
     for (auto& tensor : model->tensors()) tensor.requires_grad_(false);
     const auto compiled = backend.compile(*model, compile_options);
-    auto outputs = compiled->run(call_inputs);
+    std::vector<c10::IValue> outputs;
+    for (const auto& set : call_sets) outputs.push_back(compiled->run(set));
     if (row) record_compiled_model(*row, *compiled);
-    return outputs;
+    return outputs.size() == 1 ? outputs.front() : as_tuple(std::move(outputs));
   }
   TrainingIteration iteration(backend, std::move(model), compile_options,
                               parse_optimizer(options.optimizer), Dropout::kOff);
   c10::IValue last;
-  for (int i = 0; i < kTrainingIterations; ++i) last = iteration.run(call_inputs);
+  for (int i = 0; i < kTrainingIterations; ++i) last = iteration.run(call_sets.front());
   if (row) record_compiled_model(*row, iteration);
   std::vector<c10::IValue> compared = {last};
   for (auto& tensor : iteration.parameters_and_gradients()) compared.emplace_back(tensor);
   return as_tuple(std::move(compared));
+}
+
+// The compared leaves' names: with a shape set, each output's name after its
+// shape's ("batch=4 logits").
+std::vector<std::string> compared_names(const LoadedModel& loaded, const RunOptions& options) {
+  const ShapeSet shapes = parse_shape_set(options.shape_set);
+  if (shapes.empty()) return loaded.output_names;
+  std::vector<std::string> names;
+  for (size_t set = 0; set < shapes.sizes.size(); ++set) {
+    for (const auto& name : loaded.output_names) names.push_back(shapes.label(set) + " " + name);
+  }
+  return names;
 }
 
 ResultRow accuracy_row(const LoadedModel& loaded, const RunOptions& options,
@@ -101,6 +131,7 @@ std::vector<ResultRow> check_accuracy(LoadedModel& loaded, const RunOptions& opt
     // Without the fp64 truth only the allclose part of the rule applies.
   }
 
+  const auto names = compared_names(loaded, options);
   for (auto& row : rows) {
     publish_child_phase(ChildPhase::kRunning, row.backend);
     try {
@@ -114,8 +145,7 @@ std::vector<ResultRow> check_accuracy(LoadedModel& loaded, const RunOptions& opt
       const auto actual = run_once(*backend, loaded, options, dtype, &row);
       const auto tolerance =
           tolerance_for(loaded.name, options.mode, options.precision, backend->numerics());
-      const auto comparison =
-          compare_outputs(reference, actual, fp64_reference, tolerance, loaded.output_names);
+      const auto comparison = compare_outputs(reference, actual, fp64_reference, tolerance, names);
       if (!comparison.same) {
         row.status = status::kFailAccuracy;
         row.error = comparison.detail;

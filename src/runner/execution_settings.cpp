@@ -6,13 +6,14 @@
 
 #include "measure/openblas.h"
 #include "runner/child_phase.h"
+#include "runner/shape_set.h"
 #include "tracebench/error.h"
 #include "util/tensor_tree.h"
 
 namespace tracebench {
 
-void apply_process_settings(const RunOptions& options) {
-  if (options.threads) torch::set_num_threads(static_cast<int>(*options.threads));
+void apply_process_settings(const RunOptions& options, const RunPoint& point) {
+  if (point.threads) torch::set_num_threads(static_cast<int>(*point.threads));
   if (std::getenv("OPENBLAS_NUM_THREADS") == nullptr) set_openblas_threads(1);
   if (options.flush_denormal && !at::globalContext().setFlushDenormal(true)) {
     throw UsageError("--flush-denormal: this CPU has no flush-to-zero mode (SSE3 needed)");
@@ -45,6 +46,9 @@ CompileOptions compile_options_for(const RunOptions& options,
     publish_child_phase(ChildPhase::kCompiling, "auto", /*baseline=*/false, candidate);
   };
   compile_options.example_inputs = std::move(example_inputs);
+  if (const auto shapes = parse_shape_set(options.shape_set); !shapes.empty()) {
+    compile_options.dynamic_dim = shapes.dim;
+  }
   return compile_options;
 }
 

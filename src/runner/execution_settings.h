@@ -11,18 +11,19 @@
 
 #include "backends/autocast_scope.h"
 #include "runner/run_options.h"
+#include "runner/run_point.h"
 #include "tracebench/backend.h"
 
 namespace tracebench {
 
-/// Sets LibTorch's intra-op threads to --threads (when given) and OpenBLAS's
+/// Sets LibTorch's intra-op threads to the point's (when given) and OpenBLAS's
 /// to one, unless the user set OPENBLAS_NUM_THREADS. Why one: LibTorch calls
 /// BLAS from its own threads, and each OpenBLAS worker spins in sched_yield
 /// for a while after every call, taking a core from LibTorch's pool (on 2
 /// cores: 3 busy threads, and most of a run's CPU time spent in the kernel).
 /// --flush-denormal also sets the CPU's flush-to-zero and denormals-are-zero
 /// modes (LibTorch's set_flush_denormal) for the process.
-void apply_process_settings(const RunOptions& options);
+void apply_process_settings(const RunOptions& options, const RunPoint& point);
 
 /// The dtype parameters and float inputs are cast to (float32 for amp: autocast
 /// lowers precision per op, not the stored tensors).

@@ -3,6 +3,7 @@
 #include <ATen/CPUGeneratorImpl.h>
 
 #include "runner/execution_settings.h"
+#include "runner/shape_set.h"
 #include "tracebench/error.h"
 #include "util/tensor_tree.h"
 
@@ -43,6 +44,10 @@ std::vector<std::vector<c10::IValue>> make_input_pool(const LoadedModel& loaded,
                        "); save a list of that many sets, or ask for fewer");
     }
     pool.assign(loaded.input_sets.begin(), loaded.input_sets.begin() + wanted);
+  } else if (const auto shapes = parse_shape_set(options.shape_set); !shapes.empty()) {
+    for (const int64_t size : shapes.sizes) {
+      pool.push_back(inputs_at_size(loaded.inputs, shapes.dim, size));
+    }
   } else {
     pool.push_back(loaded.inputs);
     for (int64_t i = 1; i < options.input_pool; ++i) {

@@ -24,6 +24,7 @@
 #include "runner/sample_budget.h"
 #include "runner/save_optimized.h"
 #include "runner/save_outputs.h"
+#include "runner/shape_set.h"
 #include "runner/status_rows.h"
 #include "runner/streams.h"
 #include "runner/training.h"
@@ -42,6 +43,8 @@ struct Contender {
   std::vector<std::unique_ptr<CompiledModel>> other_streams;
   ResultRow* row = nullptr;  // nullptr for the baseline
   std::vector<double> samples;
+  /// The input set of each sample (its --shape-set shape), in step with samples.
+  std::vector<size_t> sample_sets;
   c10::IValue first_output;
   bool failed = false;
   std::string status = status::kFailToRun;  // when failed
@@ -187,6 +190,41 @@ void verify_against_eager(Contender& contender, const Contender& eager,
   }
 }
 
+// --shape-set: each contender's outputs at every shape against eager's, after
+// sampling, so that retracing for a new shape stays inside the timed samples
+// as in service. A graph that baked in the example's shape may run at another
+// and compute something else; its row must not pass on its speed.
+void verify_every_shape(std::vector<Contender>& contenders,
+                        const std::vector<std::vector<c10::IValue>>& pool, const ShapeSet& shapes,
+                        const std::vector<std::string>& output_names) {
+  auto& eager = contenders[0];
+  for (size_t set = 0; set < shapes.sizes.size() && !eager.failed; ++set) {
+    c10::IValue expected;
+    try {
+      expected = eager.compiled->run(pool[set]);
+    } catch (const std::exception& error) {
+      fail(eager, error);
+      return;
+    }
+    for (size_t i = 1; i < contenders.size(); ++i) {
+      auto& contender = contenders[i];
+      if (contender.failed) continue;
+      try {
+        const auto comparison =
+            compare_outputs(expected, contender.compiled->run(pool[set]), c10::IValue(),
+                            performance_check_tolerance(), output_names);
+        if (comparison.same) continue;
+        contender.failed = true;
+        contender.status = status::kFailAccuracy;
+        contender.error =
+            "outputs differ from eager at " + shapes.label(set) + ": " + comparison.detail;
+      } catch (const std::exception& error) {
+        fail(contender, error);
+      }
+    }
+  }
+}
+
 // Untimed calls each contender makes before each timed sample: the most any
 // contender asks for, eager included. When it is not zero, some contender
 // computes on a thread pool other than LibTorch's OpenMP, and whichever
@@ -245,6 +283,17 @@ void summarize(ResultRow& row, const Contender& contender, const Contender& eage
   row.speedup = row.eager_latency_ms / row.abs_latency_ms;
   row.p_value = welch_t_test(eager.samples, contender.samples).p_value;
   record_compiled_model(row, *contender.compiled);
+}
+
+// --shape-set: each shape's median, from the samples that drew it.
+void record_shape_latencies(ResultRow& row, const Contender& contender, const ShapeSet& shapes) {
+  for (size_t set = 0; set < shapes.sizes.size(); ++set) {
+    std::vector<double> at_shape;
+    for (size_t i = 0; i < contender.samples.size(); ++i) {
+      if (contender.sample_sets[i] == set) at_shape.push_back(contender.samples[i]);
+    }
+    if (!at_shape.empty()) row.shape_latency_ms[shapes.label(set)] = median(at_shape) * 1e3;
+  }
 }
 
 // Outputs at the noise floor are compared with an absolute tolerance (see
@@ -373,20 +422,32 @@ std::vector<ResultRow> measure_performance(LoadedModel& loaded, const RunOptions
   }
 
   const auto pool = make_input_pool(loaded, options, dtype);
+  const ShapeSet shapes = parse_shape_set(options.shape_set);
+  // With a shape set each repetition draws its shape; else the sets take turns.
+  ShapeDraws draws(options.seed, pool.size());
   SampleBudget budget(options, contenders.size());
   const int64_t settling = settling_calls(contenders);
   while (budget.another_repetition() && !contenders[0].failed) {
-    const auto sample_inputs = options.randomize_input
-                                   ? randomized_inputs(inputs, options.seed, budget.sample_index())
-                                   : pool[static_cast<size_t>(budget.sample_index()) % pool.size()];
+    const size_t set =
+        shapes.empty() ? static_cast<size_t>(budget.sample_index()) % pool.size() : draws.next();
+    const auto sample_inputs =
+        options.randomize_input ? randomized_inputs(pool[set], options.seed, budget.sample_index())
+                                : pool[set];
     for (size_t index : budget.next_order()) {
-      take_sample(contenders[index], sample_inputs, options.iterations_per_run, settling);
+      auto& contender = contenders[index];
+      take_sample(contender, sample_inputs, options.iterations_per_run, settling);
+      contender.sample_sets.resize(contender.samples.size(), set);
     }
     budget.finish_repetition(sample_views(contenders));
+  }
+  if (options.mode == Mode::kInference) {
+    verify_every_shape(contenders, pool, shapes, loaded.output_names);
   }
 
   for (size_t i = 1; i < contenders.size(); ++i) {
     summarize(*contenders[i].row, contenders[i], contenders[0]);
+    if (contenders[i].row->passed())
+      record_shape_latencies(*contenders[i].row, contenders[i], shapes);
     add_measurements(*contenders[i].row, contenders[i], contenders[0], options.seed + i);
     if (options.percentiles && contenders[i].row->passed()) {
       warn_unsupported_percentiles(*contenders[i].row);

@@ -13,7 +13,7 @@
 
 namespace tracebench {
 
-RunContext run_context(const RunOptions& options, const std::vector<RunOptions>& points,
+RunContext run_context(const RunOptions& options, const std::vector<RunPoint>& points,
                        size_t models) {
   RunContext context;
   context.settings = recorded_settings(options);
@@ -22,7 +22,7 @@ RunContext run_context(const RunOptions& options, const std::vector<RunOptions>&
   // Last point first, so that the process is left at the first point's
   // settings, the ones the environment records.
   for (auto point = points.rbegin(); point != points.rend(); ++point) {
-    apply_process_settings(*point);
+    apply_process_settings(options, *point);
     // The limit the rows measured at this thread count are compared with.
     // Accuracy runs time nothing.
     if (options.accuracy) continue;

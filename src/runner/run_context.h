@@ -6,13 +6,14 @@
 
 #include "report/reporter.h"
 #include "runner/run_options.h"
+#include "runner/run_point.h"
 
 namespace tracebench {
 
 /// Collects the environment now, with the compute probe run at each thread
 /// count of the sweep's `points` (runner/sweep.h) for `models` models each.
 /// Leaves the process at the first point's settings (apply_process_settings).
-RunContext run_context(const RunOptions& options, const std::vector<RunOptions>& points,
+RunContext run_context(const RunOptions& options, const std::vector<RunPoint>& points,
                        size_t models);
 
 }  // namespace tracebench

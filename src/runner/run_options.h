@@ -38,20 +38,19 @@ struct RunOptions {
   std::vector<std::string> backends = {"eager"};
   std::vector<std::string> filters;   // -k: keep names matching any (case-insensitive)
   std::vector<std::string> excludes;  // -x: drop names matching any
-  /// The batch size and thread count this run measures with; each point of a
-  /// sweep sets them from the lists below (runner/sweep.h). Unset: the model's
-  /// own batch size, LibTorch's thread count.
-  std::optional<int64_t> batch_size;
-  std::optional<int64_t> threads;
   /// --batch-size 1,8 / --threads 1,2: every combination is measured, eager
-  /// again at each. Empty: the scalars above are the only point.
+  /// again at each; one value is a sweep of one point. Empty: the model's own
+  /// batch size; LibTorch's thread count, or as many threads as --cpus names.
+  /// The points, with their effective values: runner/sweep.h.
   std::vector<int64_t> batch_size_sweep;
   std::vector<int64_t> threads_sweep;
   /// --malloc glibc,jemalloc: the allocators a sweep measures with, like the
-  /// two axes above; `allocator` is the point's (orchestration/launcher.h), and
-  /// without --malloc the one the environment gives (app/cli.cpp).
+  /// two axes above (orchestration/launcher.h). Empty: inherited_allocator.
   std::vector<std::string> allocator_sweep;
-  std::string allocator = "glibc";
+  /// The allocator this process was started with (GLIBC_TUNABLES,
+  /// LD_PRELOAD), which each model's process inherits without --malloc: a
+  /// fact of the environment, which the CLI reads, not a flag.
+  std::string inherited_allocator = "glibc";
   /// --streams: concurrent inference threads, each calling its own compiled
   /// instance with `threads` intra-op threads (runner/streams.h).
   int64_t streams = 1;
@@ -62,6 +61,9 @@ struct RunOptions {
   /// --input-pool: how many input sets the samples cycle through (runner/input_pool.h);
   /// 0: every set of --inputs, else one.
   int64_t input_pool = 0;
+  /// --shape-set: the shapes the samples draw from, "batch=1,2,4" or
+  /// "dim1=32..512" (runner/shape_set.h); "" for the inputs' one shape.
+  std::string shape_set;
   int64_t repeat = 30;
   int64_t warmup = 3;
   int64_t iterations_per_run = 1;

@@ -7,6 +7,7 @@
 
 #include "report/reporters.h"
 #include "runner/status_rows.h"
+#include "runner/sweep.h"
 
 namespace tracebench {
 
@@ -214,7 +215,9 @@ std::vector<SettingField> make_setting_fields() {
        kEachChild,
        kChangesNumbers,
        kSweepable,
-       [](const RunOptions& o) { return swept_or_single(o.batch_size_sweep, o.batch_size); }},
+       [](const RunOptions& o) {
+         return swept_or_single(o.batch_size_sweep, std::optional<int64_t>());
+       }},
       {"input_shapes",
        {{"--input-shapes",
          "Float input shapes instead of get_example_inputs, e.g. 1x3x224x224,1x10 (default: the "
@@ -244,6 +247,16 @@ std::vector<SettingField> make_setting_fields() {
        kChangesNumbers,
        kOneValue,
        value_of(&RunOptions::input_pool)},
+      {"shape_set",
+       {{"--shape-set",
+         "Time each sample at a shape drawn (seeded) from a set, as a served model sees many: "
+         "batch=1,2,4,8 or dimK=32..512 (a doubling range), every input tensor tiled or cut "
+         "along that dimension; rows give each shape's median (default: the inputs' one shape)",
+         bound(&RunOptions::shape_set)}},
+       kChild,
+       kChangesNumbers,
+       kOneValue,
+       value_of(&RunOptions::shape_set)},
 
       // How samples are taken.
       {"repeat",
@@ -290,7 +303,7 @@ std::vector<SettingField> make_setting_fields() {
        kEachChild,
        kChangesNumbers,
        kSweepable,
-       [](const RunOptions& o) { return swept_or_single(o.threads_sweep, o.threads); }},
+       [](const RunOptions& o) { return swept_or_single(o.threads_sweep, thread_counts(o)[0]); }},
       {"streams",
        {{"--streams",
          "Concurrent inference threads, each calling its own compiled instance with --threads "
@@ -434,7 +447,7 @@ std::vector<SettingField> make_setting_fields() {
        kChangesNumbers,
        kSweepable,
        [](const RunOptions& o) {
-         return swept_or_single(o.allocator_sweep, std::optional(o.allocator));
+         return swept_or_single(o.allocator_sweep, std::optional(o.inherited_allocator));
        }},
       {"omp_wait",
        {{"--omp-wait",

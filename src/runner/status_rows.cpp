@@ -50,26 +50,28 @@ ResultRow row_for(const std::string& model, const std::string& backend, const Ru
   row.mode = mode_label(options.mode);
   row.precision = precision_label(options.precision);
   row.iterations_per_run = options.iterations_per_run;
-  // The batch size asked for; a loaded model's own replaces it (performance.cpp).
-  row.batch_size = options.batch_size.value_or(0);
   row.streams = options.streams;
-  row.allocator = options.allocator;
   return row;
 }
 
 ResultRow status_row(const std::string& model, const std::string& backend,
-                     const RunOptions& options, const char* status, const std::string& error) {
+                     const RunOptions& options, const RunPoint& point, const char* status,
+                     const std::string& error) {
   ResultRow row = row_for(model, backend, options);
+  // What was asked for: no model was loaded to say its own batch size.
+  row.batch_size = point.batch_size.value_or(0);
+  row.allocator = point.allocator;
   row.status = status;
   row.error = first_line(error);
   return row;
 }
 
 std::vector<ResultRow> status_rows(const std::string& model, const RunOptions& options,
-                                   const char* status, const std::string& error) {
+                                   const RunPoint& point, const char* status,
+                                   const std::string& error) {
   std::vector<ResultRow> rows;
   for (const auto& backend : options.backends) {
-    rows.push_back(status_row(model, backend, options, status, error));
+    rows.push_back(status_row(model, backend, options, point, status, error));
   }
   return rows;
 }

@@ -10,6 +10,7 @@
 
 #include "report/result_row.h"
 #include "runner/run_options.h"
+#include "runner/run_point.h"
 #include "tracebench/backend.h"
 
 namespace tracebench {
@@ -22,12 +23,15 @@ const char* precision_label(Precision precision);
 const char* numerics_label(Numerics numerics);
 
 /// The row every result of `backend` on `model` starts from: the run's mode,
-/// precision and iterations per sample, status pass.
+/// precision, iterations per sample and streams, status pass. What it was
+/// measured at (batch size, allocator) its measurement fills in.
 ResultRow row_for(const std::string& model, const std::string& backend, const RunOptions& options);
 
-/// A row for `backend` of `model` with `status` and the first line of `error`.
+/// A row for `backend` of `model` at `point`, with `status` and the first
+/// line of `error`.
 ResultRow status_row(const std::string& model, const std::string& backend,
-                     const RunOptions& options, const char* status, const std::string& error);
+                     const RunOptions& options, const RunPoint& point, const char* status,
+                     const std::string& error);
 
 /// Copies what `compiled` says of itself into `row`: its counters, the
 /// candidate `auto` chose, and its warnings, each message prefixed with the
@@ -36,6 +40,7 @@ void record_compiled_model(ResultRow& row, const CompiledModel& compiled);
 
 /// status_row for every backend in options.backends.
 std::vector<ResultRow> status_rows(const std::string& model, const RunOptions& options,
-                                   const char* status, const std::string& error);
+                                   const RunPoint& point, const char* status,
+                                   const std::string& error);
 
 }  // namespace tracebench

@@ -5,12 +5,13 @@
 
 #include "report/sweep_groups.h"
 #include "tracebench/error.h"
+#include "util/cpu_set.h"
 
 namespace tracebench {
 
 namespace {
 
-// The values an axis takes: the swept list, else the one value (or unset).
+// The values an axis takes: the swept list, else the one default.
 template <typename Value, typename Single>
 std::vector<Single> axis_values(const std::vector<Value>& sweep, const Single& single) {
   if (sweep.empty()) return {single};
@@ -38,23 +39,29 @@ void validate_axis(const char* flag, const std::vector<int64_t>& values) {
 
 }  // namespace
 
-std::vector<RunOptions> sweep_points(const RunOptions& options) {
-  std::vector<RunOptions> points;
-  for (const auto& allocator : axis_values(options.allocator_sweep, options.allocator)) {
-    for (const auto batch_size : axis_values(options.batch_size_sweep, options.batch_size)) {
-      for (const auto threads : axis_values(options.threads_sweep, options.threads)) {
-        RunOptions point = options;
-        point.allocator = allocator;
-        point.batch_size = batch_size;
-        point.threads = threads;
-        points.push_back(std::move(point));
+std::vector<std::optional<int64_t>> thread_counts(const RunOptions& options) {
+  std::optional<int64_t> unswept;
+  // --cpus 0-3: the model's process has four CPUs, so four threads
+  // (orchestration/launcher.h checks the list before any point is taken).
+  if (const auto cpus = cpus_of_list_text(options.cpus); cpus && !cpus->empty()) {
+    unswept = static_cast<int64_t>(cpus->size());
+  }
+  return axis_values(options.threads_sweep, unswept);
+}
+
+std::vector<RunPoint> sweep_points(const RunOptions& options) {
+  std::vector<RunPoint> points;
+  for (const auto& allocator : axis_values(options.allocator_sweep, options.inherited_allocator)) {
+    for (const auto batch_size : axis_values(options.batch_size_sweep, std::optional<int64_t>())) {
+      for (const auto threads : thread_counts(options)) {
+        points.push_back({batch_size, threads, allocator});
       }
     }
   }
   return points;
 }
 
-std::string sweep_point_label(const RunOptions& point, const RunOptions& options) {
+std::string sweep_point_label(const RunPoint& point, const RunOptions& options) {
   return sweep_label(options.batch_size_sweep.size() > 1 ? point.batch_size : std::nullopt,
                      options.threads_sweep.size() > 1 ? point.threads : std::nullopt,
                      options.allocator_sweep.size() > 1 ? point.allocator : "");

@@ -38,17 +38,16 @@ class ProcessSettings : public ::testing::Test {
 TEST_F(ProcessSettings, LeavesOpenBlasAloneWhenTheUserSetItsThreads) {
   OpenBlasVariable chosen("2");
   const int before = collect_environment().openblas_threads;
-  RunOptions options;
-  apply_process_settings(options);
+  apply_process_settings(RunOptions{}, RunPoint{});
   EXPECT_EQ(collect_environment().openblas_threads, before);
 }
 
 TEST_F(ProcessSettings, SetsTorchThreadsAndOneOpenBlasThread) {
   OpenBlasVariable unset(nullptr);
   const int torch_before = torch::get_num_threads();
-  RunOptions options;
-  options.threads = 1;
-  apply_process_settings(options);
+  RunPoint point;
+  point.threads = 1;
+  apply_process_settings(RunOptions{}, point);
   EXPECT_EQ(torch::get_num_threads(), 1);
   EXPECT_EQ(collect_environment().openblas_threads, 1);
   torch::set_num_threads(torch_before);

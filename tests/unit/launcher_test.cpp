@@ -46,14 +46,15 @@ TEST(Launcher, DefaultThreadsFollowTheBinding) {
   RunOptions options;
   options.cpus = std::to_string(before.front());
   bind_to_cpus(options);
-  EXPECT_EQ(options.threads, 1);
+  EXPECT_EQ(sweep_points(options).front().threads, 1);
   EXPECT_EQ(allowed_cpus(), std::vector<int>{before.front()});
-  // Given threads stay as given.
+  // Given threads stay as given, and what was asked for is kept as asked.
   RunOptions given;
   given.cpus = options.cpus;
-  given.threads = 7;
+  given.threads_sweep = {7};
   bind_to_cpus(given);
-  EXPECT_EQ(given.threads, 7);
+  EXPECT_EQ(sweep_points(given).front().threads, 7);
+  EXPECT_EQ(given.threads_sweep, std::vector<int64_t>{7});
   // Unbound again for the tests after this one (--cpus may only narrow).
   cpu_set_t set;
   CPU_ZERO(&set);
@@ -63,19 +64,20 @@ TEST(Launcher, DefaultThreadsFollowTheBinding) {
 }
 
 TEST(Launcher, EachAllocatorsEnvironment) {
-  RunOptions point;
-  EXPECT_TRUE(child_environment(point).empty());  // glibc, libgomp's wait policy
+  RunOptions options;
+  RunPoint point;
+  EXPECT_TRUE(child_environment(options, point).empty());  // glibc, libgomp's wait policy
   point.allocator = "hugetlb";
-  point.omp_wait = "active";
-  const auto hugetlb = child_environment(point);
+  options.omp_wait = "active";
+  const auto hugetlb = child_environment(options, point);
   ASSERT_EQ(hugetlb.size(), 2u);
   EXPECT_CONTAINS(hugetlb[0], "glibc.malloc.hugetlb=1");
   EXPECT_EQ(hugetlb[0].rfind("GLIBC_TUNABLES=", 0), 0u);
   EXPECT_EQ(hugetlb[1], "OMP_WAIT_POLICY=active");
-  point.omp_wait = "";
+  options.omp_wait = "";
   for (const char* allocator : {"jemalloc", "tcmalloc"}) {
     point.allocator = allocator;
-    const auto environment = child_environment(point);
+    const auto environment = child_environment(options, point);
     ASSERT_EQ(environment.size(), 1u) << allocator;
     const std::string library = environment[0].substr(environment[0].rfind(':') + 1);
     EXPECT_EQ(environment[0].rfind("LD_PRELOAD=", 0), 0u);
@@ -86,9 +88,9 @@ TEST(Launcher, EachAllocatorsEnvironment) {
 // An allocator the environment already gives is not added to it again.
 TEST(Launcher, AllocatorAlreadyInTheEnvironmentIsNotRepeated) {
   setenv("GLIBC_TUNABLES", "glibc.malloc.hugetlb=1", 1);
-  RunOptions point;
+  RunPoint point;
   point.allocator = "hugetlb";
-  const auto environment = child_environment(point);
+  const auto environment = child_environment(RunOptions{}, point);
   unsetenv("GLIBC_TUNABLES");
   EXPECT_EQ(environment, std::vector<std::string>{"GLIBC_TUNABLES=glibc.malloc.hugetlb=1"});
 }
@@ -98,9 +100,9 @@ TEST(Launcher, AllocatorAlreadyInTheEnvironmentIsNotRepeated) {
 TEST(Launcher, SimilarTunableIsNotTheAllocator) {
   setenv("GLIBC_TUNABLES", "glibc.malloc.hugetlb=10", 1);
   const auto in_use = allocator_in_use();
-  RunOptions point;
+  RunPoint point;
   point.allocator = "hugetlb";
-  const auto environment = child_environment(point);
+  const auto environment = child_environment(RunOptions{}, point);
   unsetenv("GLIBC_TUNABLES");
   EXPECT_EQ(in_use, "glibc");
   EXPECT_EQ(environment, std::vector<std::string>{

@@ -38,6 +38,14 @@ TEST(ConsoleFormat, SeedLineForOneBackend) {
             "cpu  eval  LinearModel                        1.002x p=0.83");
 }
 
+// --shape-set: each shape's median after the figures, smallest shape first.
+TEST(ConsoleFormat, ShapeMediansBySize) {
+  ResultRow row = measured("LinearModel", "ts", 1.5, 0.0);
+  EXPECT_EQ(format_shape_latencies(row), "");
+  row.shape_latency_ms = {{"batch=16", 0.0204}, {"batch=2", 0.01}, {"batch=4", 0.0125}};
+  EXPECT_EQ(format_shape_latencies(row), "batch=2 0.010 batch=4 0.013 batch=16 0.020 ms");
+}
+
 TEST(ConsoleFormat, BackendNameAddedForSeveralBackends) {
   EXPECT_EQ(format_result_line(measured("resnet18", "ofi", 1.5024, 0.0), 12),
             "cpu  eval  resnet18                           ofi          1.502x p=0.00");

@@ -201,6 +201,10 @@ TEST(ReportGolden, JsonFileText) {
    "csv_column": null,
    "unit": "s"
   },
+  "shape_latency_ms": {
+   "csv_column": null,
+   "unit": "ms"
+  },
   "speedup": {
    "csv_column": "speedup",
    "unit": "x"
@@ -320,6 +324,10 @@ TEST(ReportGolden, JsonFileText) {
     0.001,
     0.0011
    ],
+   "shape_latency_ms": {
+    "batch=1": 1.0,
+    "batch=2": 1.9
+   },
    "speedup": 1.25,
    "status": "pass",
    "streams": 2,
@@ -388,6 +396,10 @@ TEST(ReportGolden, JsonFileText) {
    "runtime_settings": "NUM_STREAMS=1",
    "samples": 0,
    "samples_s": [],
+   "shape_latency_ms": {
+    "batch=1": 1.0,
+    "batch=2": 1.9
+   },
    "speedup": 0.0,
    "status": "fail_to_run",
    "streams": 2,

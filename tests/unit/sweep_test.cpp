@@ -50,13 +50,18 @@ TEST(Sweep, AllocatorsAreTheOuterAxis) {
   EXPECT_EQ(sweep_point_label(single[0], options), "1 thread");
 }
 
-TEST(Sweep, NoListIsOnePointAsTheOptionsAre) {
+TEST(Sweep, NoListIsOnePointWithTheDefaults) {
   RunOptions options;
+  options.inherited_allocator = "hugetlb";
   const auto unset = sweep_points(options);
   ASSERT_EQ(unset.size(), 1u);
   EXPECT_FALSE(unset[0].batch_size.has_value());
   EXPECT_FALSE(unset[0].threads.has_value());
+  EXPECT_EQ(unset[0].allocator, "hugetlb");  // what the process was started with
   EXPECT_EQ(sweep_point_label(unset[0], options), "");
+  options.cpus = "0";  // --cpus without --threads: as many threads as CPUs
+  EXPECT_EQ(sweep_points(options)[0].threads, 1);
+  options.cpus = "";
 
   options.batch_size_sweep = {4};  // one value: no sweep, no label
   const auto single = sweep_points(options);

@@ -141,11 +141,21 @@ ExportedModel export_traced_model(Model& model, const CompileOptions& options,
   const auto inputs = scratch / "inputs.pkl";
   save_trace(model, options, exporter.flatten_outputs, exporter.constants, module, inputs);
 
+  const auto partial = scratch / ("exported" + exporter.extension);
+  std::vector<std::string> command = {exporter.python, exporter.script, "--module",
+                                      module.string(), "--inputs",      inputs.string(),
+                                      "--output",      partial.string()};
+  // --shape-set: every exporter makes that dimension dynamic where it can.
+  if (options.dynamic_dim) {
+    command.insert(command.end(), {"--dynamic-dim", std::to_string(*options.dynamic_dim)});
+  }
+
   // What makes the file: the trace, the example inputs' shapes, the exporter
-  // and the torch that runs it, and what the exporter adds.
+  // and the torch that runs it, what the exporter adds, and the dynamic dim.
   std::string key = file_bytes(module) + '\0' + file_bytes(inputs) + '\0' +
                     file_bytes(exporter.script) + '\0' + exporter.python + '\0' + TORCH_VERSION;
   for (const auto& extra : exporter.key_extras) key += '\0' + extra;
+  if (options.dynamic_dim) key += std::string(1, '\0') + "dynamic_dim " + command.back();
   const auto dir = cache_directory() / exporter.cache_folder;
   fs::create_directories(dir);
   ExportedModel exported;
@@ -154,9 +164,7 @@ ExportedModel export_traced_model(Model& model, const CompileOptions& options,
   exported.cached = cached_artifact_is_current(exported.file);
   if (exported.cached) return exported;
 
-  const auto partial = scratch / ("exported" + exporter.extension);
-  const auto result = run_command({exporter.python, exporter.script, "--module", module.string(),
-                                   "--inputs", inputs.string(), "--output", partial.string()});
+  const auto result = run_command(command);
   if (result.exit_code == kExitUnsupported) {
     throw UnsupportedModel(export_verdict(result, exporter.tool));
   }

@@ -1,0 +1,22 @@
+#pragma once
+// One point of a sweep (runner/sweep.h): the batch size, thread count and
+// allocator one model's process measures with. RunOptions keeps what the user
+// asked for, the lists; sweep_points() turns them into points, each with its
+// effective values, and the suite measures every model at every point.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace tracebench {
+
+struct RunPoint {
+  /// Unset: the model's own batch size.
+  std::optional<int64_t> batch_size;
+  /// Unset: LibTorch's own thread count.
+  std::optional<int64_t> threads;
+  /// As --malloc names it (orchestration/launcher.h).
+  std::string allocator = "glibc";
+};
+
+}  // namespace tracebench

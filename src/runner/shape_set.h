@@ -1,0 +1,53 @@
+#pragma once
+// --shape-set: the input shapes a served model sees, one per call, rather
+// than the one shape of its example inputs (PyTorch #88904's other half:
+// tracing once wins while every call has the same shapes). The set is one
+// axis of the inputs and the sizes it takes; each timed sample draws one,
+// seeded, so every backend sees the same draws, and a backend that
+// specializes on shapes pays for its retraces inside the timed samples.
+
+#include <ATen/core/ivalue.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tracebench {
+
+struct ShapeSet {
+  /// The dimension every tensor input of more dimensions is resized along:
+  /// 0 for "batch", k for "dimK".
+  int64_t dim = 0;
+  /// The sizes it takes, each once, as given.
+  std::vector<int64_t> sizes;
+
+  bool empty() const { return sizes.empty(); }
+  /// "batch=4" or "dim1=128": what names the shape in rows and reports.
+  std::string label(size_t index) const;
+};
+
+/// Parses --shape-set's text: "batch=1,2,4,8" or "dim1=32,64,128", where a
+/// size may be a doubling range ("dim1=32..512" is 32,64,...,512). "" is the
+/// empty set. Throws UsageError naming the fix for anything else.
+ShapeSet parse_shape_set(const std::string& text);
+
+/// `inputs` with every tensor of more than `dim` dimensions, nested ones
+/// included, tiled or cut along `dim` to `size`: integer inputs stay valid
+/// indices and masks, floats keep their distribution. Others are kept.
+std::vector<c10::IValue> inputs_at_size(const std::vector<c10::IValue>& inputs, int64_t dim,
+                                        int64_t size);
+
+/// Draws, for each repetition, which shape of `count` its samples take:
+/// seeded by the run's --seed, so every backend and every run with that seed
+/// draws the same sequence.
+class ShapeDraws {
+ public:
+  ShapeDraws(uint64_t seed, size_t count);
+  size_t next();
+
+ private:
+  uint64_t state_;
+  size_t count_;
+};
+
+}  // namespace tracebench
