@@ -155,6 +155,28 @@ std::filesystem::path converted_ir(const std::filesystem::path& onnx) {
   return xml;
 }
 
+// What OpenVINO threw, without the lines that only say where in its sources
+// ("Exception from ...", "Check '...' failed at ..."): for a conversion
+// failure, the op and why ("-- Dropout-17 with a message: Training mode is
+// not supported for Dropout op").
+std::string openvino_error(const std::exception& error) {
+  static const char* kWhere[] = {"Exception from",
+                                 "Check '",
+                                 "While validating",
+                                 "FrontEnd API",
+                                 "Model wasn't fully converted",
+                                 "Summary:"};
+  std::vector<std::string> said;
+  for (const auto& line : split(error.what(), '\n')) {
+    const auto text = trim(line);
+    const bool where = std::any_of(std::begin(kWhere), std::end(kWhere),
+                                   [&](const char* prefix) { return text.rfind(prefix, 0) == 0; });
+    if (!text.empty() && !where) said.push_back(text);
+    if (said.size() == 2) break;
+  }
+  return said.empty() ? first_line(error.what()) : join(said, " ");
+}
+
 class OpenVinoModel final : public CompiledModel {
  public:
   OpenVinoModel(const SharedCompilation& shared, ov::element::Type requested)
@@ -197,7 +219,11 @@ class OpenVinoModel final : public CompiledModel {
                                            ov::Shape(tensor.sizes().begin(), tensor.sizes().end()),
                                            tensor.data_ptr()));
     }
-    request_.infer();
+    try {
+      request_.infer();
+    } catch (const ov::Exception& error) {
+      throw std::runtime_error("OpenVINO: " + openvino_error(error));
+    }
     std::vector<at::Tensor> flat;
     for (const auto& [port, index] : outputs_) {
       // Copied, in this thread: the request reuses its output buffers.
@@ -267,28 +293,6 @@ class OpenVinoModel final : public CompiledModel {
   std::map<std::string, double> counters_;
   SaveableGraph saveable_;
 };
-
-// What OpenVINO threw, without the lines that only say where in its sources
-// ("Exception from ...", "Check '...' failed at ..."): for a conversion
-// failure, the op and why ("-- Dropout-17 with a message: Training mode is
-// not supported for Dropout op").
-std::string openvino_error(const std::exception& error) {
-  static const char* kWhere[] = {"Exception from",
-                                 "Check '",
-                                 "While validating",
-                                 "FrontEnd API",
-                                 "Model wasn't fully converted",
-                                 "Summary:"};
-  std::vector<std::string> said;
-  for (const auto& line : split(error.what(), '\n')) {
-    const auto text = trim(line);
-    const bool where = std::any_of(std::begin(kWhere), std::end(kWhere),
-                                   [&](const char* prefix) { return text.rfind(prefix, 0) == 0; });
-    if (!text.empty() && !where) said.push_back(text);
-    if (said.size() == 2) break;
-  }
-  return said.empty() ? first_line(error.what()) : join(said, " ");
-}
 
 #endif
 
