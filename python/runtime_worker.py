@@ -7,7 +7,11 @@ bytes (C order) of each tensor its "tensors" list describes as {"dtype", "shape"
     {"op": "load", "runtime", "model", "threads", "options"}
         -> {"runtime", "version", "language", "settings", "load_seconds"}
     {"op": "run", "calls": N, "outputs": bool, "quiet_after": bool, "tensors": inputs}
-        -> {"seconds": [one per call], "tensors": the last call's outputs, or []}
+        -> {"seconds": [one per call], "counters": {name: value}, "tensors": the last call's
+            outputs, or []}
+
+"counters" holds what a runtime that compiles per input shape has compiled so far ("graphs",
+"graph_compile_s"; include/tracebench/backend.h's kGraphsCounter), or nothing.
 
 With "quiet_after", the answer waits until the runtime's threads have stopped spinning after the
 calls (ONNX Runtime's spin for about 40 ms), so that they take no core from whatever the harness
@@ -81,7 +85,9 @@ class OnnxRuntime:
 class TorchCompile:
     """torch.compile with inductor and its freezing, on the trace made an ExportedProgram's module
     (as the aot_inductor backend makes it); options: "inputs" (the example inputs' file, which
-    the compile runs on) and "mode". Compiling happens in the first call, here in the load."""
+    the compile runs on), "mode", and "dynamic_dim" under --shape-set (the program's dimension
+    that changes size; dynamo still compiles again for the shapes it did not expect). Compiling
+    happens in the first call, here in the load."""
 
     name = "torch.compile"
 
@@ -102,13 +108,22 @@ class TorchCompile:
         self.structure = _pytree.tree_structure(tuple(example))
         self.unflatten = _pytree.tree_unflatten
         with torch.no_grad():
-            program = traced_exporter.exported_program(module, example)
+            program = traced_exporter.exported_program(module, example,
+                                                       options.get("dynamic_dim"))
             self.compiled = torch.compile(program.module(), mode=options["mode"])
             self.compiled(*example)
         self.torch = torch
         self.version = torch.__version__
         self.settings = {"backend": "inductor", "mode": options["mode"], "freezing": True,
                          "threads": torch.get_num_threads()}
+
+    def counters(self):
+        """Dynamo's distinct graphs so far, the load's included, and the seconds they took."""
+        from torch._dynamo import utils
+
+        return {"graphs": utils.counters["stats"]["unique_graphs"],
+                "graph_compile_s": sum(utils.compilation_time_metrics.get(
+                    "_compile.compile_inner", []))}
 
     @staticmethod
     def unsupported(error):
@@ -215,7 +230,8 @@ def run(runtime, request, arrays):
     outputs = runtime.outputs(returned) if request.get("outputs") else []
     if request.get("quiet_after"):
         wait_for_quiet_threads()
-    return {"seconds": seconds}, outputs
+    counters = runtime.counters() if hasattr(runtime, "counters") else {}
+    return {"seconds": seconds, "counters": counters}, outputs
 
 
 def error_reply(request, error):

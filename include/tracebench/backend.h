@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "tracebench/counters.h"
 #include "tracebench/model.h"
 
 namespace torch::jit {
@@ -138,6 +139,9 @@ class CompiledModel {
   /// tool would take them); empty for LibTorch's backends.
   virtual std::map<std::string, std::string> runtime_settings() const { return {}; }
   /// Backend-specific counters worth reporting (e.g. cache hits), name -> value.
+  /// A backend that compiles or traces a graph per input shape counts them
+  /// as kGraphsCounter and kGraphCompileSecondsCounter (tracebench/counters.h),
+  /// which rows show as columns.
   virtual std::map<std::string, double> counters() const { return {}; }
   /// What the row should warn about (see BackendWarning).
   virtual std::vector<BackendWarning> warnings() const { return {}; }

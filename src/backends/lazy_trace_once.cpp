@@ -17,6 +17,7 @@
 // so the first two calls are traced and captured, and every later one replays
 // the second.
 
+#include <chrono>
 #include <functional>
 
 #include "backends/lazy/lazy_capture.h"
@@ -107,10 +108,13 @@ class Counters {
   int64_t traces = 0;
   int64_t retraces = 0;
   int64_t replays = 0;
+  double trace_seconds = 0;  // tracing and capturing, compiles included
   std::map<std::string, double> as_map() const {
     return {{"ltc_cached_compiles", static_cast<double>(compiles.cached)},
             {"ltc_uncached_compiles", static_cast<double>(compiles.uncached)},
             {"traces", static_cast<double>(traces)},
+            {kGraphsCounter, static_cast<double>(traces)},
+            {kGraphCompileSecondsCounter, trace_seconds},
             {"retraces", static_cast<double>(retraces)},
             {"replays", static_cast<double>(replays)}};
   }
@@ -152,12 +156,14 @@ class CaptureTable {
 /// Traces one call: `record` on the lazy copies of `inputs`, with the data of
 /// `resident` (what a replay supplies besides the inputs) as known state, then
 /// captures the computation of the result's tensors followed by `written()`
-/// (state read back after recording, which a replay must return).
+/// (state read back after recording, which a replay must return). Counts the
+/// trace and its time in `counters`.
 Entry trace_and_capture(const std::vector<at::Tensor>& resident,
                         const std::vector<c10::IValue>& inputs,
                         const std::function<c10::IValue(const std::vector<c10::IValue>&)>& record,
                         const std::function<std::vector<at::Tensor>()>& written,
-                        lazy::CompileCounts& compiles) {
+                        Counters& counters) {
+  const auto start = std::chrono::steady_clock::now();
   lazy::WholeGraphScope whole_graph;
   const auto fallbacks_before = lazy::eager_fallback_counts();
   auto lazy_inputs = lazy::to_lazy(inputs);
@@ -170,7 +176,11 @@ Entry trace_and_capture(const std::vector<at::Tensor>& resident,
   std::vector<at::Tensor> captured;
   lazy::flatten_tensors(recorded, captured);
   for (const auto& tensor : written()) captured.push_back(tensor);
-  return {lazy::capture(captured, index, compiles), lazy::to_cpu(recorded), nullptr};
+  Entry entry{lazy::capture(captured, index, counters.compiles), lazy::to_cpu(recorded), nullptr};
+  ++counters.traces;
+  counters.trace_seconds +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return entry;
 }
 
 class LazyTraceOnceModel final : public CompiledModel {
@@ -188,11 +198,10 @@ class LazyTraceOnceModel final : public CompiledModel {
         [&](const std::vector<c10::IValue>& lazy_inputs) {
           return program_.record_lazy(lazy_inputs);
         },
-        [] { return std::vector<at::Tensor>(); }, counters_.compiles);
+        [] { return std::vector<at::Tensor>(); }, counters_);
     if (freeze_ && entry.capture.computation) {
       entry.frozen = std::make_shared<lazy::FrozenComputation>(entry.capture, resident_data_);
     }
-    ++counters_.traces;
     return captures_.insert(inputs, /*phase=*/0, std::move(entry)).structure;
   }
 
@@ -284,9 +293,8 @@ class LazyTrainOnceStep final : public CompiledTrainingStep {
         [&](const std::vector<c10::IValue>& lazy_inputs) {
           return trainer_.record_iteration(lazy_inputs);
         },
-        [&] { return next_state = trainer_.state(); }, counters_.compiles);
+        [&] { return next_state = trainer_.state(); }, counters_);
     state_data_ = data_of(next_state);  // synced by the capture
-    ++counters_.traces;
     return captures_.insert(inputs, traced_phase, std::move(entry)).structure;
   }
 

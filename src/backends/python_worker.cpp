@@ -159,6 +159,9 @@ std::vector<double> WorkerModel::call(const std::vector<c10::IValue>& inputs, in
   const auto reply = worker_.request(
       {{"op", "run"}, {"calls", calls}, {"outputs", !timed}, {"quiet_after", timed}},
       tensor_inputs(inputs, "a Python runtime's worker"), returned);
+  for (const auto& [name, value] : reply.value("counters", json::object()).items()) {
+    counters_[name] = value.get<double>();
+  }
   return reply.at("seconds").get<std::vector<double>>();
 }
 

@@ -29,11 +29,11 @@ class TorchCompileModel final : public CompiledModel {
     const auto module = scratch_ / "traced.pt", inputs = scratch_ / "inputs.pkl";
     save_trace(model, options, /*flatten_outputs=*/false, TensorConstants::kBuffers, module,
                inputs);
+    nlohmann::json worker_options = {{"inputs", inputs.string()}, {"mode", mode}};
+    if (options.dynamic_dim) worker_options["dynamic_dim"] = *options.dynamic_dim;
     worker_ =
         std::make_unique<WorkerModel>(python_interpreter(),
-                                      WorkerLoad{"torch_compile",
-                                                 module.string(),
-                                                 {{"inputs", inputs.string()}, {"mode", mode}},
+                                      WorkerLoad{"torch_compile", module.string(), worker_options,
                                                  model.forward(options.example_inputs)},
                                       options.threads);
   }

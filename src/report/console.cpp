@@ -106,22 +106,6 @@ std::string format_latency_percentiles(const ResultRow& row) {
          (std::isnan(throughput) ? std::string("-") : printf_string("%.1f", throughput)) + "/s";
 }
 
-std::string format_shape_latencies(const ResultRow& row) {
-  if (row.shape_latency_ms.empty()) return "";
-  // Labels are "batch=16": by size, not as text ("batch=16" before "batch=2").
-  const auto size_of = [](const std::string& label) {
-    return std::atoll(label.c_str() + label.find('=') + 1);
-  };
-  std::vector<std::pair<std::string, double>> shapes(row.shape_latency_ms.begin(),
-                                                     row.shape_latency_ms.end());
-  std::stable_sort(shapes.begin(), shapes.end(), [&](const auto& a, const auto& b) {
-    return size_of(a.first) < size_of(b.first);
-  });
-  std::string text;
-  for (const auto& [shape, ms] : shapes) text += shape + " " + printf_string("%.3f", ms) + " ";
-  return text + "ms";
-}
-
 std::string format_accuracy_line(const ResultRow& row, size_t backend_width,
                                  const std::string& point) {
   return line_prefix(row, backend_width, point) +

@@ -29,10 +29,6 @@ std::string format_result_line(const ResultRow& row, size_t backend_width, bool 
 /// percentiles ("-" where the samples are too few) and throughput.
 std::string format_latency_percentiles(const ResultRow& row);
 
-/// --shape-set's medians, smallest shape first: "batch=2 0.010 batch=16
-/// 0.020 ms"; "" without a shape set.
-std::string format_shape_latencies(const ResultRow& row);
-
 /// Accuracy mode's line: "cpu  eval  resnet18  ofi  pass", or the status and
 /// the worst output's errors; `point` as above.
 std::string format_accuracy_line(const ResultRow& row, size_t backend_width,

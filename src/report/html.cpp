@@ -10,6 +10,7 @@
 #include "report/backend_summary.h"
 #include "report/html_sweep_charts.h"
 #include "report/op_tables.h"
+#include "report/row_figures.h"
 #include "report/row_schema.h"
 #include "report/svg.h"
 #include "report/sweep_groups.h"
@@ -159,13 +160,19 @@ std::string disclosure(const std::string& summary, const std::string& html_text)
 }
 
 // The columns the results table shows before a reader asks for more (its
-// checkboxes): what ranks and explains a row. The others (memory, first
-// call, percentiles, settings) are one click away.
-bool shown_by_default(const RowField& field) {
+// checkboxes): what ranks and explains a row, and under --shape-set what it
+// measured per shape. The others (memory, first call, percentiles,
+// settings) are one click away.
+bool shown_by_default(const RowField& field, bool shape_set) {
   static const std::vector<std::string> kHeadings = {"batch",    "speedup",       "latency ms",
                                                      "eager ms", "Welch p",       "compile s",
                                                      "chosen",   "throughput /s", "peak share"};
-  return std::find(kHeadings.begin(), kHeadings.end(), field.html_heading) != kHeadings.end();
+  // Under --shape-set, its medians and graphs (report/row_figures.h's
+  // shape_set_figure_keys); their compile time is a click away.
+  static const std::vector<std::string> kShapeSetKeys = {"shape_latency_ms", "graphs"};
+  return std::find(kHeadings.begin(), kHeadings.end(), field.html_heading) != kHeadings.end() ||
+         (shape_set && std::find(kShapeSetKeys.begin(), kShapeSetKeys.end(), field.json_key) !=
+                           kShapeSetKeys.end());
 }
 
 // model, backend and status, then every row field with an HTML heading
@@ -175,6 +182,7 @@ bool shown_by_default(const RowField& field) {
 // errors, warnings and the strip plot open from a disclosure.
 std::string results_table(const RunReport& report) {
   const auto backends = backends_in_order(report);
+  const bool shape_set = has_shape_set(report.rows);
   std::vector<const RowField*> shown;
   for (const auto& field : row_fields()) {
     if (field.html_heading) shown.push_back(&field);
@@ -189,7 +197,7 @@ std::string results_table(const RunReport& report) {
   // The checkboxes are the table box's siblings, which CSS's ~ needs.
   html << "<div class=\"results-block\">columns:";
   for (size_t i = 0; i < headings.size(); ++i) {
-    const bool checked = i >= shown.size() || shown_by_default(*shown[i]);
+    const bool checked = i >= shown.size() || shown_by_default(*shown[i], shape_set);
     const std::string id = "show-" + column_class(i);
     html << " <input type=\"checkbox\" id=\"" << id << "\"" << (checked ? " checked" : "")
          << "><label for=\"" << id << "\">" << html_escape(headings[i]) << "</label>";

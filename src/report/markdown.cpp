@@ -2,6 +2,7 @@
 
 #include "report/console.h"
 #include "report/op_tables.h"
+#include "report/row_figures.h"
 #include "report/row_schema.h"
 #include "report/sweep_groups.h"
 
@@ -44,16 +45,19 @@ constexpr const char* kRowFigures[] = {"speedup",          "ci_low",      "abs_l
                                        "p99_latency",      "throughput",  "peak_share"};
 
 std::vector<std::vector<std::string>> row_table(const RunReport& report) {
+  std::vector<const RowField*> figures;
+  for (const char* key : kRowFigures) figures.push_back(&row_field(key));
+  if (has_shape_set(report.rows)) {
+    for (const auto& key : shape_set_figure_keys()) figures.push_back(&row_field(key));
+  }
   std::vector<std::vector<std::string>> table = {
       {"model", "backend", "batch", "threads", "status"}};
-  for (const char* key : kRowFigures) table[0].push_back(row_field(key).html_heading);
+  for (const auto* field : figures) table[0].push_back(field->html_heading);
   for (const auto& row : report.rows) {
     std::vector<std::string> line = {
         row.model, row.backend, std::to_string(row.batch_size), std::to_string(row.threads),
         row.error.empty() ? row.status : row.status + ": " + row.error};
-    for (const char* key : kRowFigures) {
-      line.push_back(row.passed() ? row_field(key).to_html(row) : "");
-    }
+    for (const auto* field : figures) line.push_back(row.passed() ? field->to_html(row) : "");
     table.push_back(line);
   }
   return table;

@@ -7,6 +7,7 @@
 #include "report/markdown.h"
 #include "report/progress.h"
 #include "report/report_file.h"
+#include "report/row_figures.h"
 #include "report/sweep_groups.h"
 #include "util/text.h"
 

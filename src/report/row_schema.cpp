@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <map>
 #include <stdexcept>
 
 #include "report/row_figures.h"
+#include "tracebench/counters.h"
 #include "util/text.h"
 
 namespace tracebench {
@@ -220,6 +223,39 @@ std::vector<RowField> latency_fields() {
   return fields;
 }
 
+// --shape-set's medians per shape: a map in the JSON ("batch=2": ms), one
+// cell in the CSV ("batch=2:0.010400;batch=16:0.020400"), read back from both.
+RowField shape_latencies() {
+  RowField field = described("shape_latency", "shape_latency_ms", "ms", "per-shape ms");
+  field.to_text = shape_latencies_cell;
+  field.from_text = read_shape_latencies_cell;
+  field.to_json = [](const ResultRow& row) { return json(row.shape_latency_ms); };
+  field.from_json = [](ResultRow& row, const json& value) {
+    row.shape_latency_ms = value.get<std::map<std::string, double>>();
+  };
+  // Narrow, so that the table stays within a window: "batch 1:0.005 8:0.007".
+  field.to_html = [](const ResultRow& row) {
+    std::string cell;
+    for (const auto& [shape, ms] : shape_latencies_by_size(row)) {
+      const auto equals = shape.find('=');
+      if (cell.empty()) cell = shape.substr(0, equals);
+      cell += " " + shape.substr(equals + 1) + ":" + printf_string("%.3f", ms);
+    }
+    return html_escape(cell);
+  };
+  return field;
+}
+
+// A backend's counter (CompiledModel::counters) as a column of its own; NaN
+// (an empty cell) for a backend that does not count it.
+RowField counted(const char* name, const char* unit, const char* html_heading,
+                 const char* html_format, const char* counter) {
+  return derived(name, unit, html_heading, html_format, [counter](const ResultRow& row) {
+    const auto found = row.counters.find(counter);
+    return found == row.counters.end() ? std::numeric_limits<double>::quiet_NaN() : found->second;
+  });
+}
+
 std::vector<RowField> make_row_fields() {
   using R = ResultRow;
   std::vector<RowField> fields = {
@@ -257,7 +293,6 @@ std::vector<RowField> make_row_fields() {
       json_only("samples_s", "s", &R::samples_s),  // every timed sample, per call
       json_only("eager_samples_s", "s", &R::eager_samples_s),
       json_only("counters", "", &R::counters),
-      json_only("shape_latency_ms", "ms", &R::shape_latency_ms),
       json_only_number("flops", "", &R::flops),
       json_only_number("peak_gflops", "GFLOP/s", &R::peak_gflops),
       json_only("profile_trace", "", &R::profile_trace),
@@ -275,6 +310,12 @@ std::vector<RowField> make_row_fields() {
   added.push_back(text("malloc", "malloc", &R::allocator, "malloc"));
   added.push_back(text("runtime", "runtime", &R::runtime));
   added.push_back(text("runtime_settings", "runtime_settings", &R::runtime_settings));
+  // --shape-set (runner/shape_set.h): each shape's median, and the graphs a
+  // backend that specializes on shapes compiled or traced for them.
+  added.push_back(shape_latencies());
+  added.push_back(counted("graphs", "", "graphs", "%.0f", kGraphsCounter));
+  added.push_back(
+      counted("graph_compile_s", "s", "graphs' compile s", "%.3f", kGraphCompileSecondsCounter));
   fields.insert(chosen + 1, added.begin(), added.end());
   return fields;
 }

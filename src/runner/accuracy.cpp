@@ -30,11 +30,8 @@ std::vector<std::vector<c10::IValue>> checked_input_sets(const LoadedModel& load
                                                          const RunOptions& options,
                                                          c10::ScalarType dtype) {
   const ShapeSet shapes = parse_shape_set(options.shape_set);
-  std::vector<std::vector<c10::IValue>> sets;
-  if (shapes.empty()) sets.push_back(loaded.inputs);
-  for (const int64_t size : shapes.sizes) {
-    sets.push_back(inputs_at_size(loaded.inputs, shapes.dim, size));
-  }
+  auto sets = shapes.empty() ? std::vector<std::vector<c10::IValue>>{loaded.inputs}
+                             : inputs_at_each_size(loaded.inputs, shapes);
   // --randomize-input: compiled on the example inputs, checked on others, so
   // a trace that baked in one branch of the model's control flow is caught.
   for (auto& set : sets) {

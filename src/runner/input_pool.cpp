@@ -45,9 +45,7 @@ std::vector<std::vector<c10::IValue>> make_input_pool(const LoadedModel& loaded,
     }
     pool.assign(loaded.input_sets.begin(), loaded.input_sets.begin() + wanted);
   } else if (const auto shapes = parse_shape_set(options.shape_set); !shapes.empty()) {
-    for (const int64_t size : shapes.sizes) {
-      pool.push_back(inputs_at_size(loaded.inputs, shapes.dim, size));
-    }
+    pool = inputs_at_each_size(loaded.inputs, shapes);
   } else {
     pool.push_back(loaded.inputs);
     for (int64_t i = 1; i < options.input_pool; ++i) {

@@ -176,18 +176,25 @@ void add_measurements(ResultRow& row, const Contender& contender, const Contende
   add_row_statistics(row, seed);
 }
 
-// A speedup for a backend that computes something else means nothing: its
-// first output must match eager's (see performance_check_tolerance).
+// A speedup for a backend that computes something else means nothing: a
+// contender whose outputs differ from eager's (see performance_check_tolerance)
+// fails as fail_accuracy, `where` naming the inputs that showed it.
+void fail_if_outputs_differ(Contender& contender, const c10::IValue& expected,
+                            const c10::IValue& actual, const std::vector<std::string>& output_names,
+                            const std::string& where) {
+  const auto comparison =
+      compare_outputs(expected, actual, c10::IValue(), performance_check_tolerance(), output_names);
+  if (comparison.same) return;
+  contender.failed = true;
+  contender.status = status::kFailAccuracy;
+  contender.error = where + ": " + comparison.detail;
+}
+
 void verify_against_eager(Contender& contender, const Contender& eager,
                           const std::vector<std::string>& output_names) {
   if (contender.failed || eager.failed) return;
-  const auto comparison = compare_outputs(eager.first_output, contender.first_output, c10::IValue(),
-                                          performance_check_tolerance(), output_names);
-  if (!comparison.same) {
-    contender.failed = true;
-    contender.status = status::kFailAccuracy;
-    contender.error = "not timed, outputs differ from eager: " + comparison.detail;
-  }
+  fail_if_outputs_differ(contender, eager.first_output, contender.first_output, output_names,
+                         "not timed, outputs differ from eager");
 }
 
 // --shape-set: each contender's outputs at every shape against eager's, after
@@ -210,14 +217,8 @@ void verify_every_shape(std::vector<Contender>& contenders,
       auto& contender = contenders[i];
       if (contender.failed) continue;
       try {
-        const auto comparison =
-            compare_outputs(expected, contender.compiled->run(pool[set]), c10::IValue(),
-                            performance_check_tolerance(), output_names);
-        if (comparison.same) continue;
-        contender.failed = true;
-        contender.status = status::kFailAccuracy;
-        contender.error =
-            "outputs differ from eager at " + shapes.label(set) + ": " + comparison.detail;
+        fail_if_outputs_differ(contender, expected, contender.compiled->run(pool[set]),
+                               output_names, "outputs differ from eager at " + shapes.label(set));
       } catch (const std::exception& error) {
         fail(contender, error);
       }

@@ -99,6 +99,13 @@ std::vector<c10::IValue> inputs_at_size(const std::vector<c10::IValue>& inputs, 
   return resized;
 }
 
+std::vector<std::vector<c10::IValue>> inputs_at_each_size(const std::vector<c10::IValue>& inputs,
+                                                          const ShapeSet& shapes) {
+  std::vector<std::vector<c10::IValue>> sets;
+  for (const int64_t size : shapes.sizes) sets.push_back(inputs_at_size(inputs, shapes.dim, size));
+  return sets;
+}
+
 ShapeDraws::ShapeDraws(uint64_t seed, size_t count) : state_(seed), count_(count) {}
 
 // splitmix64: the same sequence for a seed on every platform and library.

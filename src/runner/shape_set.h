@@ -37,6 +37,10 @@ ShapeSet parse_shape_set(const std::string& text);
 std::vector<c10::IValue> inputs_at_size(const std::vector<c10::IValue>& inputs, int64_t dim,
                                         int64_t size);
 
+/// One input set per size of `shapes`, in its order (inputs_at_size).
+std::vector<std::vector<c10::IValue>> inputs_at_each_size(const std::vector<c10::IValue>& inputs,
+                                                          const ShapeSet& shapes);
+
 /// Draws, for each repetition, which shape of `count` its samples take:
 /// seeded by the run's --seed, so every backend and every run with that seed
 /// draws the same sequence.

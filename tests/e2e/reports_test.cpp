@@ -65,7 +65,7 @@ TEST(Reports, OneRunWritesEveryReportWithTheSameRows) {
   EXPECT_EQ(count_lines(csv), 1 + json["rows"].size()) << csv;
   EXPECT_NE(
       csv.find(",mode,precision,chosen,p50_latency,p90_latency,p99_latency,p999_latency,"
-               "throughput,gflops,peak_share,threads,streams,malloc,runtime,runtime_settings\n"),
+               "throughput,gflops,peak_share,threads,streams,malloc,runtime,runtime_settings,"),
       std::string::npos)
       << csv;
   for (const auto& row : json["rows"]) {
@@ -146,10 +146,8 @@ TEST(Reports, GflopsAndPeakShareAgainstTheProbe) {
     // above 1, the FLOP count or the probe is wrong.
     EXPECT_LE(row["peak_share"].get<double>(), 1.5) << row["model"] << " " << row["backend"];
   }
-  EXPECT_NE(
-      read_text(scratch("run.csv"))
-          .find(",throughput,gflops,peak_share,threads,streams,malloc,runtime,runtime_settings\n"),
-      std::string::npos);
+  EXPECT_NE(read_text(scratch("run.csv")).find(",throughput,gflops,peak_share,"),
+            std::string::npos);
 }
 
 size_t count_of(const std::string& text, const std::string& what) {

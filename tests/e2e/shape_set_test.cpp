@@ -15,13 +15,21 @@ using testing::expect_usage_error;
 using testing::tracebench_json;
 
 // LinearModel's example inputs are a batch of 2: lazy_trace_once traces that
-// on its first call, then each new batch size of the set once more.
+// on its first call, then each new batch size of the set once more. The CSV
+// the markdown and the HTML carry the medians and the graphs too. On 2.x torch.compile
+// runs the same draws and counts dynamo's graphs.
 TEST(ShapeSets, EachShapeHasItsMedianAndTheLazyTraceItsRetraces) {
-  const auto report = tracebench_json({"--performance", "--backend=ts,lazy_trace_once", "-k",
-                                       "^Linear", "-n", "15", "--shape-set", "batch=1,4,8"},
-                                      "shapes.json");
+  const auto csv = testing::process_temp_path("shapes.csv");
+  const auto markdown = testing::process_temp_path("shapes.md");
+  const auto html = testing::process_temp_path("shapes.html");
+  std::string backends = "--backend=ts,lazy_trace_once";
+  if (TORCH_VERSION_MAJOR >= 2) backends += ",torch_compile";
+  const auto report = tracebench_json(
+      {"--performance", backends, "-k", "^Linear", "-n", "15", "--shape-set", "batch=1,4,8",
+       "--output", csv.string(), "--markdown", markdown.string(), "--html", html.string()},
+      "shapes.json");
   EXPECT_EQ(report["config"]["shape_set"], "batch=1,4,8");
-  ASSERT_EQ(report["rows"].size(), 2u);
+  ASSERT_EQ(report["rows"].size(), TORCH_VERSION_MAJOR >= 2 ? 3u : 2u);
   for (const auto& row : report["rows"]) {
     ASSERT_EQ(row["status"], "pass") << row;
     const auto& medians = row["shape_latency_ms"];
@@ -30,10 +38,33 @@ TEST(ShapeSets, EachShapeHasItsMedianAndTheLazyTraceItsRetraces) {
       EXPECT_GT(medians.value(shape, 0.0), 0.0) << shape << ": " << row;
     }
   }
+  // TorchScript's executor specializes inside, uncounted: no figure, not a 0.
+  EXPECT_TRUE(report["rows"][0]["graphs"].is_null()) << report["rows"][0];
   const auto& lazy = report["rows"][1];
   ASSERT_EQ(lazy["backend"], "lazy_trace_once");
   EXPECT_EQ(lazy["counters"]["retraces"], 3) << lazy;
   EXPECT_GT(lazy["counters"]["replays"], 0) << lazy;
+  EXPECT_EQ(lazy["graphs"], 4) << lazy;
+  EXPECT_GT(lazy["graph_compile_s"].get<double>(), 0.0) << lazy;
+  if (TORCH_VERSION_MAJOR >= 2) {
+    const auto& compiled = report["rows"][2];
+    EXPECT_GE(compiled["graphs"].get<double>(), 1.0) << compiled;
+    EXPECT_GT(compiled["graph_compile_s"].get<double>(), 0.0) << compiled;
+  }
+
+  const std::string csv_text = testing::read_file(csv);
+  EXPECT_NE(csv_text.find(",shape_latency,graphs,graph_compile_s"), std::string::npos) << csv_text;
+  EXPECT_NE(csv_text.find("batch=1:"), std::string::npos) << csv_text;
+  const std::string markdown_text = testing::read_file(markdown);
+  EXPECT_NE(markdown_text.find("| per-shape ms | graphs |"), std::string::npos) << markdown_text;
+  EXPECT_NE(markdown_text.find("| batch 1:"), std::string::npos) << markdown_text;
+  // The HTML table shows the medians by default, narrowly: "batch 1:0.005 4:0.009 8:0.012".
+  const std::string html_text = testing::read_file(html);
+  const size_t label = html_text.find(">per-shape ms</label>");
+  ASSERT_NE(label, std::string::npos);
+  const size_t checkbox = html_text.rfind("<input", label);
+  EXPECT_NE(html_text.substr(checkbox, label - checkbox).find(" checked"), std::string::npos);
+  EXPECT_NE(html_text.find(">batch 1:"), std::string::npos);
 }
 
 TEST(ShapeSets, AccuracyIsCheckedAtEveryShape) {

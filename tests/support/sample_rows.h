@@ -40,7 +40,7 @@ inline ResultRow sample_row() {
   row.peak_gflops = 100;
   row.samples_s = {0.001, 0.0011};
   row.eager_samples_s = {0.00125, 0.0013};
-  row.counters = {{"graphs", 1}};
+  row.counters = {{"graphs", 2}, {"graph_compile_s", 0.25}};
   row.shape_latency_ms = {{"batch=1", 1.0}, {"batch=2", 1.9}};
   row.profile_trace = "profiles/LinearModel.ts.json";
   row.top_ops = {{"aten::addmm", 2, 0.5, 0.75}, {"aten::relu", 1, 0.125, 0.1875}};

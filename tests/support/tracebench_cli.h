@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,12 @@ inline nlohmann::json tracebench_json(std::vector<std::string> args, const std::
   EXPECT_EQ(result.exit_code, 0) << result.output;
   std::ifstream in(json);
   return nlohmann::json::parse(in);
+}
+
+/// The whole text of a file a run wrote ("" when it is missing).
+inline std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 /// `tracebench ARGS...` is a usage error: exit 2, saying `message`.

@@ -5,6 +5,7 @@
 
 #include "report/console.h"
 #include "report/csv.h"
+#include "report/row_figures.h"
 
 namespace tracebench {
 namespace {
@@ -44,6 +45,29 @@ TEST(ConsoleFormat, ShapeMediansBySize) {
   EXPECT_EQ(format_shape_latencies(row), "");
   row.shape_latency_ms = {{"batch=16", 0.0204}, {"batch=2", 0.01}, {"batch=4", 0.0125}};
   EXPECT_EQ(format_shape_latencies(row), "batch=2 0.010 batch=4 0.013 batch=16 0.020 ms");
+}
+
+// The CSV's cell reads back into the same medians (--resume, report from CSV).
+TEST(ConsoleFormat, ShapeMediansRoundTripThroughTheCsvCell) {
+  ResultRow row = measured("LinearModel", "ts", 1.5, 0.0);
+  row.shape_latency_ms = {{"dim1=128", 0.5}, {"dim1=32", 0.125}};
+  EXPECT_EQ(shape_latencies_cell(row), "dim1=32:0.125000;dim1=128:0.500000");
+  ResultRow read = measured("LinearModel", "ts", 1.5, 0.0);
+  read_shape_latencies_cell(read, shape_latencies_cell(row) + ";garbled;dim1=64:x");
+  EXPECT_EQ(read.shape_latency_ms, row.shape_latency_ms);
+}
+
+// Under --shape-set batch=..., throughput counts each call's own batch: the
+// sizes over their medians, not the example's batch over all samples.
+TEST(ConsoleFormat, ThroughputUnderABatchShapeSetCountsEachSize) {
+  ResultRow row = measured("LinearModel", "ts", 1.5, 0.0);
+  row.batch_size = 2;
+  row.samples_s = {0.001, 0.003};
+  EXPECT_DOUBLE_EQ(throughput_per_s(row), 2 / 0.002);
+  row.shape_latency_ms = {{"batch=1", 1.0}, {"batch=8", 3.0}};
+  EXPECT_DOUBLE_EQ(throughput_per_s(row), 9 / 0.004);
+  row.shape_latency_ms = {{"dim1=16", 1.0}, {"dim1=32", 3.0}};  // not the batch: as before
+  EXPECT_DOUBLE_EQ(throughput_per_s(row), 2 / 0.002);
 }
 
 TEST(ConsoleFormat, BackendNameAddedForSeveralBackends) {
@@ -110,10 +134,11 @@ TEST(CsvFormat, DynamoLeadingColumnsThenOurs) {
             "backend,p_value,eager_latency,status,error,ci_low,ci_high,mann_whitney_p,samples,"
             "iterations_per_run,eager_peak_mem,backend_peak_mem,first_call_latency,warnings,mode,"
             "precision,chosen,p50_latency,p90_latency,p99_latency,p999_latency,throughput,gflops,"
-            "peak_share,threads,streams,malloc,runtime,runtime_settings");
+            "peak_share,threads,streams,malloc,runtime,runtime_settings,shape_latency,graphs,"
+            "graph_compile_s");
   EXPECT_EQ(csv_line(measured("LinearModel", "eager", 1.25, 0.5)),
             "cpu,LinearModel,2,1.250000,1.500000,0.250000,,eager,0.500000,1.875000,pass,"
-            ",,,,0,1,,,,,eval,fp32,,,,,,,,,0,1,glibc,,");
+            ",,,,0,1,,,,,eval,fp32,,,,,,,,,0,1,glibc,,,,,");
   auto full = measured("LinearModel", "ts", 1.25, 0.5);
   full.ci_low = 1.2;
   full.ci_high = 1.3;
@@ -129,13 +154,13 @@ TEST(CsvFormat, DynamoLeadingColumnsThenOurs) {
   EXPECT_EQ(csv_line(full),
             "cpu,LinearModel,2,1.250000,1.500000,0.250000,2.000000,ts,0.500000,1.875000,pass,,"
             "1.200000,1.300000,0.250000,3,1,2.000000,1.000000,0.125000,high_cv;slow_start,train,"
-            "bf16,,2000.000000,,,,1.000000,,,0,1,glibc,,");  // p50 of 1, 2, 3 s; 2 samples / 2 s
+            "bf16,,2000.000000,,,,1.000000,,,0,1,glibc,,,,,");  // p50 of 1, 2, 3 s; 2 samples / 2 s
 }
 
 TEST(CsvFormat, FailedRowQuotesItsError) {
   EXPECT_EQ(csv_line(failed("m", "ts")),
             "cpu,m,0,0.000000,0.000000,0.000000,,ts,,0.000000,fail_to_run,"
-            "\"boom, \"\"quoted\"\"\",,,,0,1,,,,,eval,fp32,,,,,,,,,0,1,glibc,,");
+            "\"boom, \"\"quoted\"\"\",,,,0,1,,,,,eval,fp32,,,,,,,,,0,1,glibc,,,,,");
 }
 
 }  // namespace

@@ -133,6 +133,14 @@ TEST(ReportGolden, JsonFileText) {
    "csv_column": "gflops",
    "unit": "GFLOP/s"
   },
+  "graph_compile_s": {
+   "csv_column": "graph_compile_s",
+   "unit": "s"
+  },
+  "graphs": {
+   "csv_column": "graphs",
+   "unit": ""
+  },
   "iterations_per_run": {
    "csv_column": "iterations_per_run",
    "unit": ""
@@ -202,7 +210,7 @@ TEST(ReportGolden, JsonFileText) {
    "unit": "s"
   },
   "shape_latency_ms": {
-   "csv_column": null,
+   "csv_column": "shape_latency",
    "unit": "ms"
   },
   "speedup": {
@@ -291,7 +299,8 @@ TEST(ReportGolden, JsonFileText) {
    "compilation_latency_s": 0.5,
    "compression_ratio": 2.0,
    "counters": {
-    "graphs": 1.0
+    "graph_compile_s": 0.25,
+    "graphs": 2.0
    },
    "device": "cpu",
    "eager_latency_ms": 1.25,
@@ -304,6 +313,8 @@ TEST(ReportGolden, JsonFileText) {
    "first_call_latency_s": 0.1,
    "flops": 2000000.0,
    "gflops": 2.0,
+   "graph_compile_s": 0.25,
+   "graphs": 2.0,
    "iterations_per_run": 3,
    "malloc": "jemalloc",
    "mann_whitney_p": 0.02,
@@ -332,7 +343,7 @@ TEST(ReportGolden, JsonFileText) {
    "status": "pass",
    "streams": 2,
    "threads": 3,
-   "throughput": 3809.523809523809,
+   "throughput": 2068.9655172413795,
    "top_ops": [
     {
      "calls": 2,
@@ -366,7 +377,8 @@ TEST(ReportGolden, JsonFileText) {
    "compilation_latency_s": 0.5,
    "compression_ratio": 2.0,
    "counters": {
-    "graphs": 1.0
+    "graph_compile_s": 0.25,
+    "graphs": 2.0
    },
    "device": "cpu",
    "eager_latency_ms": 1.25,
@@ -379,6 +391,8 @@ TEST(ReportGolden, JsonFileText) {
    "first_call_latency_s": 0.1,
    "flops": 2000000.0,
    "gflops": null,
+   "graph_compile_s": 0.25,
+   "graphs": 2.0,
    "iterations_per_run": 3,
    "malloc": "jemalloc",
    "mann_whitney_p": 0.02,
