@@ -159,7 +159,8 @@ std::vector<double> WorkerModel::call(const std::vector<c10::IValue>& inputs, in
   const auto reply = worker_.request(
       {{"op", "run"}, {"calls", calls}, {"outputs", !timed}, {"quiet_after", timed}},
       tensor_inputs(inputs, "a Python runtime's worker"), returned);
-  for (const auto& [name, value] : reply.value("counters", json::object()).items()) {
+  const json counters = reply.value("counters", json::object());  // items() must not outlive it
+  for (const auto& [name, value] : counters.items()) {
     counters_[name] = value.get<double>();
   }
   return reply.at("seconds").get<std::vector<double>>();
