@@ -95,6 +95,9 @@ struct CompileOptions {
   /// to call (every tensor input of more dimensions). A backend that compiles
   /// for fixed shapes makes it dynamic where its compiler can.
   std::optional<int64_t> dynamic_dim;
+  /// --shape-set: the example inputs at each of its shapes, for a backend
+  /// that chooses among others by running them (auto); empty without a set.
+  std::vector<std::vector<c10::IValue>> shape_set_inputs;
   /// --auto-tolerance: the loosest numerics `auto` may choose.
   Numerics auto_tolerance = Numerics::kExact;
   /// Candidates `auto` must leave out: each killed the model's process in an

@@ -1,7 +1,8 @@
 // auto: compiles every recipe that may run the model, keeps those whose
 // outputs pass the accuracy rule against eager (an fp64 reference where the
 // model runs in float64) under --auto-tolerance, times the keepers in
-// interleaved rounds, and runs the fastest. Its row names the winner
+// interleaved rounds, and runs the fastest. Under --shape-set it checks and
+// times them at every shape of the set. Its row names the winner
 // (`chosen`), and each candidate's median or why it was dropped is in the
 // row's counters and warnings (JSON). The search is its compile time.
 
@@ -62,8 +63,8 @@ constexpr int kRounds = 7;
 struct Candidate {
   std::string name;
   std::unique_ptr<CompiledModel> compiled;
-  std::vector<double> samples_s;
-  double median_s = 0;  // of samples_s, once they are all taken
+  std::vector<double> samples_s;  // seconds per call, or per call at each --shape-set shape
+  double median_s = 0;            // of samples_s, once they are all taken
 };
 
 c10::IValue as_float64(const c10::IValue& value) {
@@ -135,6 +136,28 @@ class AutoModel final : public CompiledModel {
   std::vector<BackendWarning> warnings_;
 };
 
+// "" when `compiled` gives each input set's expected outputs under the
+// accuracy rule of its numerics; else ": " and the first difference, naming
+// the set when there are several (--shape-set).
+std::string accuracy_failure(CompiledModel& compiled,
+                             const std::vector<std::vector<c10::IValue>>& input_sets,
+                             const std::vector<c10::IValue>& expected,
+                             const std::vector<c10::IValue>& reference,
+                             const CompileOptions& options, Numerics numerics) {
+  for (size_t set = 0; set < input_sets.size(); ++set) {
+    const auto comparison =
+        compare_outputs(expected[set], compiled.run(input_sets[set]), reference[set],
+                        tolerance_for("", Mode::kInference, options.precision, numerics), {});
+    if (comparison.same) continue;
+    const std::string where = input_sets.size() > 1
+                                  ? " at shape " + std::to_string(set + 1) + " of the " +
+                                        std::to_string(input_sets.size()) + " of --shape-set"
+                                  : "";
+    return where + ": " + comparison.detail;
+  }
+  return "";
+}
+
 class AutoBackend final : public Backend {
  public:
   bool traces_model() const override { return true; }
@@ -145,9 +168,19 @@ class AutoBackend final : public Backend {
   }
 
   std::unique_ptr<CompiledModel> compile(Model& model, const CompileOptions& options) override {
-    const auto& inputs = options.example_inputs;
-    const c10::IValue expected = model.forward(inputs);
-    const c10::IValue reference = float64_reference(model, inputs);
+    // What candidates are checked and timed on: the example inputs, or under
+    // --shape-set one set per shape, so that the winner is right at every
+    // shape and the fastest over the set (a graph that baked in the example's
+    // shape may run at another and compute something else).
+    const std::vector<std::vector<c10::IValue>> input_sets =
+        options.shape_set_inputs.empty()
+            ? std::vector<std::vector<c10::IValue>>{options.example_inputs}
+            : options.shape_set_inputs;
+    std::vector<c10::IValue> expected, reference;
+    for (const auto& inputs : input_sets) {
+      expected.push_back(model.forward(inputs));
+      reference.push_back(float64_reference(model, inputs));
+    }
     std::vector<Candidate> kept;
     std::vector<BackendWarning> dropped;
     const auto announce = [&options](const std::string& name) {
@@ -169,13 +202,11 @@ class AutoBackend final : public Backend {
                              std::string(name) + " rewrites no layer of this model, so it is ofi"});
           continue;
         }
-        const auto actual = candidate.compiled->run(inputs);
-        const auto comparison = compare_outputs(
-            expected, actual, reference,
-            tolerance_for("", Mode::kInference, options.precision, backend->numerics()), {});
-        if (!comparison.same) {
-          dropped.push_back({"auto_dropped",
-                             std::string(name) + " fails the accuracy rule: " + comparison.detail});
+        const std::string failed = accuracy_failure(*candidate.compiled, input_sets, expected,
+                                                    reference, options, backend->numerics());
+        if (!failed.empty()) {
+          dropped.push_back(
+              {"auto_dropped", std::string(name) + " fails the accuracy rule" + failed});
           continue;
         }
         kept.push_back(std::move(candidate));
@@ -185,9 +216,9 @@ class AutoBackend final : public Backend {
       }
     }
     if (kept.empty()) throw std::runtime_error("auto: no candidate runs the model");
-    for (auto& candidate : kept) {  // warm every one up
+    for (auto& candidate : kept) {  // warm every one up, at every shape
       announce(candidate.name);
-      candidate.compiled->run(inputs);
+      for (const auto& inputs : input_sets) candidate.compiled->run(inputs);
     }
     for (int round = 0; round < kRounds; ++round) {
       for (auto& candidate : kept) {
@@ -196,10 +227,15 @@ class AutoBackend final : public Backend {
         // Runtime pool) still spin and take cores from this one (alexnet:
         // onnxruntime lost to xnnpack by 1.4x): wait for them, then wake this
         // candidate's own threads with an untimed call, as the timed samples do.
+        // A sample is one call at each shape of the set.
         announce(candidate.name);
         wait_for_quiet_threads();
-        candidate.compiled->run(inputs);
-        candidate.samples_s.push_back(candidate.compiled->seconds_per_call(inputs, 1));
+        candidate.compiled->run(input_sets.front());
+        double seconds = 0;
+        for (const auto& inputs : input_sets) {
+          seconds += candidate.compiled->seconds_per_call(inputs, 1);
+        }
+        candidate.samples_s.push_back(seconds);
       }
     }
     std::map<std::string, double> counters;

@@ -48,6 +48,7 @@ CompileOptions compile_options_for(const RunOptions& options,
   compile_options.example_inputs = std::move(example_inputs);
   if (const auto shapes = parse_shape_set(options.shape_set); !shapes.empty()) {
     compile_options.dynamic_dim = shapes.dim;
+    compile_options.shape_set_inputs = inputs_at_each_size(compile_options.example_inputs, shapes);
   }
   return compile_options;
 }

@@ -29,6 +29,7 @@
 #include "runner/streams.h"
 #include "runner/training.h"
 #include "util/error_text.h"
+#include "util/text.h"
 
 namespace tracebench {
 
@@ -286,14 +287,29 @@ void summarize(ResultRow& row, const Contender& contender, const Contender& eage
   record_compiled_model(row, *contender.compiled);
 }
 
-// --shape-set: each shape's median, from the samples that drew it.
+// Below this many samples a shape's median can be its first call's retrace.
+constexpr size_t kFewSamplesPerShape = 5;
+
+// --shape-set: each shape's median, from the samples that drew it, and how
+// many drew it (counters "samples_at.batch=4"), with a warning where they are
+// too few for the median to be the steady state.
 void record_shape_latencies(ResultRow& row, const Contender& contender, const ShapeSet& shapes) {
+  std::vector<std::string> few;
   for (size_t set = 0; set < shapes.sizes.size(); ++set) {
     std::vector<double> at_shape;
     for (size_t i = 0; i < contender.samples.size(); ++i) {
       if (contender.sample_sets[i] == set) at_shape.push_back(contender.samples[i]);
     }
-    if (!at_shape.empty()) row.shape_latency_ms[shapes.label(set)] = median(at_shape) * 1e3;
+    const std::string label = shapes.label(set);
+    row.counters["samples_at." + label] = static_cast<double>(at_shape.size());
+    if (at_shape.size() < kFewSamplesPerShape) few.push_back(label);
+    if (!at_shape.empty()) row.shape_latency_ms[label] = median(at_shape) * 1e3;
+  }
+  if (!few.empty()) {
+    row.add_warning("few_shape_samples", row.backend + ": " + join(few, ", ") +
+                                             " drawn fewer than " +
+                                             std::to_string(kFewSamplesPerShape) +
+                                             " times: a median there may hold a retrace; raise -n");
   }
 }
 
