@@ -78,19 +78,24 @@ TEST(ShapeSets, AccuracyIsCheckedAtEveryShape) {
   for (const auto& row : report["rows"]) EXPECT_EQ(row["status"], "pass") << row;
 }
 
+// The row of `backend` on the corpus's GPT at 16 and 32 tokens.
+nlohmann::json gpt_at_16_and_32_tokens(const std::string& backend) {
+  auto report = tracebench_json(
+      {"--performance", "--backend=" + backend, "-n", "6", "--shape-set", "dim1=16,32", "--only",
+       "path:" + testing::source_path("tests/data/user_models/gpt/gpt_lm.py").string() +
+           ",class:GPTLanguageModel"},
+      "shapes_gpt_" + backend + ".json");
+  EXPECT_EQ(report["rows"].size(), 1u);
+  return report["rows"][0];  // null when there is none: the test's checks then fail
+}
+
 // The GPT file builds its positions from the input's length, which the trace
 // behind the ONNX export fixes at the example's 32. On 1.13 OpenVINO then runs
 // a 16-token input and returns outputs of the wrong shape: fast, and wrong, and
 // the row must say so rather than pass on its speed. On 2.x torch.export keeps
 // the length static and OpenVINO refuses the input.
 TEST(ShapeSets, ABackendWrongAtAnotherShapeDoesNotPass) {
-  const auto report = tracebench_json(
-      {"--performance", "--backend=openvino", "-n", "6", "--shape-set", "dim1=16,32", "--only",
-       "path:" + testing::source_path("tests/data/user_models/gpt/gpt_lm.py").string() +
-           ",class:GPTLanguageModel"},
-      "shapes_gpt.json");
-  ASSERT_EQ(report["rows"].size(), 1u);
-  const auto& row = report["rows"][0];
+  const auto row = gpt_at_16_and_32_tokens("openvino");
   const std::string error = row["error"];
   if (TORCH_VERSION_MAJOR < 2) {
     EXPECT_EQ(row["status"], "fail_accuracy") << row;
@@ -104,13 +109,7 @@ TEST(ShapeSets, ABackendWrongAtAnotherShapeDoesNotPass) {
 // auto checks its candidates at every shape of the set, so that it picks
 // one that is right at each, not OpenVINO's shape-baked graph of the GPT.
 TEST(ShapeSets, AutoChoosesOnEveryShape) {
-  const auto report = tracebench_json(
-      {"--performance", "--backend=auto", "-n", "6", "--shape-set", "dim1=16,32", "--only",
-       "path:" + testing::source_path("tests/data/user_models/gpt/gpt_lm.py").string() +
-           ",class:GPTLanguageModel"},
-      "shapes_gpt_auto.json");
-  ASSERT_EQ(report["rows"].size(), 1u);
-  const auto& row = report["rows"][0];
+  const auto row = gpt_at_16_and_32_tokens("auto");
   ASSERT_EQ(row["status"], "pass") << row;
   EXPECT_NE(row["chosen"], "openvino") << row;
   const std::string dropped_openvino = TORCH_VERSION_MAJOR < 2
