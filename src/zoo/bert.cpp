@@ -59,21 +59,22 @@ BertAttentionImpl::BertAttentionImpl(int64_t heads, int64_t hidden, double dropo
   dropout = register_module("dropout", nn::Dropout(dropout_p));
 }
 
+// Sizes read in C++ become constants of a trace, so the heads are split and
+// merged by the dimensions they come from, never by the batch's size: a
+// trace then runs at any batch (--shape-set batch=...).
 torch::Tensor BertAttentionImpl::forward(torch::Tensor x, torch::Tensor mask) {
-  const int64_t batch = x.size(0);
   auto project = [&](size_t i) {
     return linear_layers[i]
         ->as<nn::Linear>()
         ->forward(x)
-        .view({batch, -1, heads, d_k})
+        .unflatten(-1, {heads, d_k})
         .transpose(1, 2);
   };
   auto query = project(0), key = project(1), value = project(2);
   auto scores = torch::matmul(query, key.transpose(-2, -1)) / std::sqrt(static_cast<double>(d_k));
   scores = scores.masked_fill(mask == 0, -1e9);
   auto weights = dropout(torch::softmax(scores, -1));
-  auto context =
-      torch::matmul(weights, value).transpose(1, 2).contiguous().view({batch, -1, heads * d_k});
+  auto context = torch::matmul(weights, value).transpose(1, 2).flatten(2);
   return output_linear(context);
 }
 
@@ -121,8 +122,9 @@ BertImpl::BertImpl(const BertOptions& options) {
 }
 
 torch::Tensor BertImpl::forward(torch::Tensor x, torch::Tensor segment_info) {
-  // B x 1 x S x S: query i may attend key j where token j is not padding.
-  auto mask = (x > 0).unsqueeze(1).repeat({1, x.size(1), 1}).unsqueeze(1);
+  // B x 1 x 1 x S, broadcast over the heads and queries: any query may attend
+  // key j where token j is not padding.
+  auto mask = (x > 0).unsqueeze(1).unsqueeze(1);
   x = embedding(x, segment_info);
   for (const auto& block : *transformer_blocks) {
     x = block->as<BertTransformerBlock>()->forward(x, mask);

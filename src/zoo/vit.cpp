@@ -24,12 +24,14 @@ VitAttentionImpl::VitAttentionImpl(int64_t dim, int64_t num_heads, bool qkv_bias
   proj = register_module("proj", nn::Linear(dim, dim));
 }
 
+// Sizes read in C++ become constants of a trace, so the heads are split and
+// merged by the dimensions they come from, never by the batch's size: a
+// trace then runs at any batch (--shape-set batch=...).
 torch::Tensor VitAttentionImpl::forward(torch::Tensor x) {
-  const int64_t batch = x.size(0), tokens = x.size(1), channels = x.size(2);
-  auto qkv_heads = qkv(x).reshape({batch, tokens, 3, num_heads, head_dim}).permute({2, 0, 3, 1, 4});
+  auto qkv_heads = qkv(x).unflatten(-1, {3, num_heads, head_dim}).permute({2, 0, 3, 1, 4});
   auto q = qkv_heads[0] * scale, k = qkv_heads[1], v = qkv_heads[2];
   auto attention = torch::softmax(torch::matmul(q, k.transpose(-2, -1)), -1);
-  return proj(torch::matmul(attention, v).transpose(1, 2).reshape({batch, tokens, channels}));
+  return proj(torch::matmul(attention, v).transpose(1, 2).flatten(2));
 }
 
 VitMlpImpl::VitMlpImpl(int64_t dim, int64_t hidden) {
@@ -89,7 +91,8 @@ VisionTransformerImpl::VisionTransformerImpl(const VitOptions& o) {
 
 torch::Tensor VisionTransformerImpl::forward(torch::Tensor x) {
   x = proj(x).flatten(2).transpose(1, 2);  // B x patches x dim
-  x = torch::cat({cls_token.expand({x.size(0), -1, -1}), x}, 1) + pos_embed;
+  // The class token for each image, by the batch of x (expand_as), as above.
+  x = torch::cat({cls_token.expand_as(x.narrow(1, 0, 1)), x}, 1) + pos_embed;
   for (const auto& block : *blocks) x = block->as<VitBlock>()->forward(x);
   x = norm(x);
   using torch::indexing::Slice;
