@@ -11,7 +11,7 @@ bytes (C order) of each tensor its "tensors" list describes as {"dtype", "shape"
             outputs, or []}
 
 "counters" holds what a runtime that compiles per input shape has compiled so far ("graphs",
-"graph_compile_s"; include/tracebench/backend.h's kGraphsCounter), or nothing.
+"graph_compile_s"; include/tracebench/counters.h), or nothing.
 
 With "quiet_after", the answer waits until the runtime's threads have stopped spinning after the
 calls (ONNX Runtime's spin for about 40 ms), so that they take no core from whatever the harness
