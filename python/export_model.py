@@ -26,6 +26,12 @@ positionally, a dict's values in the dict's order, and returns:
     decoded lengths) left out, as PyTorch's dynamo runner leaves them out of
     its comparison.
 
+Where TorchScript cannot save the trace (forward calls a torch.autograd.Function
+or other Python code, which the tracer records as a Python call), PyTorch 2.x
+exports the model with torch.export (non-strict, decomposed to ATen ops) and
+traces what it made instead; PyTorch 1.13 has no torch.export, and its error
+says so.
+
 Extra files in the archive:
   tracebench/example_inputs.pt   torch.save'd tuple of the input tensors (a
                                  tuple: LibTorch 1.13's unpickler lacks APPEND).
@@ -62,6 +68,7 @@ Signals are left alone, so the caller can end a hung export.
 
 import argparse
 import fnmatch
+import functools
 import importlib.util
 import inspect
 import io
@@ -319,9 +326,9 @@ def readable_by_libtorch(value):
     return value
 
 
-def save_archive(traced, path, inputs, input_names, output_paths, dropped_outputs, class_name):
+def save_archive(traced, path, inputs, input_names, output_paths, dropped_outputs):
     """Writes the archive whole or not at all: a failed save leaves no file for the cache to
-    take for a model."""
+    take for a model. Raises UnsavableTrace where TorchScript cannot save the trace."""
     buffer = io.BytesIO()
     # A tuple: LibTorch 1.13's unpickler lacks APPEND.
     torch.save(tuple(readable_by_libtorch(value) for value in inputs), buffer)
@@ -337,18 +344,47 @@ def save_archive(traced, path, inputs, input_names, output_paths, dropped_output
     except Exception as e:
         if os.path.exists(partial):
             os.remove(partial)
-        raise ExportError(unsavable(class_name, e))
+        raise UnsavableTrace(e)
 
 
-def unsavable(class_name, error):
-    """The one line for a trace TorchScript cannot save: what in the model, and the ways out."""
-    first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+class UnsavableTrace(Exception):
+    """TorchScript could not save the trace (a Python call in it); the error it gave."""
+
+
+def first_line(error):
+    return str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+
+
+def unsavable(class_name, error, torch_export_error=None):
+    """The one line for a trace TorchScript cannot save: what in the model, what torch.export
+    said where it was tried, and the ways out."""
+    first = first_line(error)
     called = re.search(r"Could not export Python function call '([^']+)'", first)
     what = (f"forward calls the Python function {called.group(1)} (a torch.autograd.Function, "
             f"or Python code TorchScript cannot hold)" if called else first)
-    return (f"TorchScript cannot save {class_name}'s trace: {what}; write it with torch ops, or "
-            f"save a TorchScript archive yourself (torch.jit.script, or torch.jit.trace on a "
-            f"model without it) and pass the .pt file")
+    ways_out = ("write it with torch ops, or save a TorchScript archive yourself "
+                "(torch.jit.script, or torch.jit.trace on a model without it) and pass the .pt file")
+    if torch_export_error is None:
+        ways_out += ", or run it on tracebench's PyTorch 2.x build (make build-torch2), which " \
+                    "exports it with torch.export"
+        return f"TorchScript cannot save {class_name}'s trace: {what}; {ways_out}"
+    return (f"TorchScript cannot save {class_name}'s trace: {what}, and torch.export failed too "
+            f"({first_line(torch_export_error)}); {ways_out}")
+
+
+def has_torch_export():
+    return hasattr(torch, "export") and hasattr(torch.export, "export")
+
+
+def trace_of_torch_export(wrapper, inputs, class_name, input_names):
+    """On PyTorch 2.x, what torch.export makes of the model (a torch.autograd.Function's forward
+    and other Python code traced through to ATen ops), traced again for TorchScript. Raises
+    what torch.export or the second trace raised."""
+    with torch.no_grad():
+        exported = torch.export.export(wrapper, tuple(inputs), strict=False).run_decompositions()
+    # The same class name and output structure as the first wrapper's: its output paths hold.
+    return trace(wrap(exported.module(), class_name, input_names, keywords=False), inputs,
+                 class_name)
 
 
 def is_installed(path):
@@ -417,8 +453,18 @@ def export(args):
     input_names, inputs, keywords = example_inputs(model, args.class_name, args.input_shapes)
     wrapper = wrap(model, args.class_name, input_names, keywords)
     traced = trace(wrapper, inputs, args.class_name)
-    save_archive(traced, args.output, inputs, input_names, wrapper.output_paths,
-                 wrapper.dropped_outputs, args.class_name)
+    save = functools.partial(save_archive, path=args.output, inputs=inputs,
+                             input_names=input_names, output_paths=wrapper.output_paths,
+                             dropped_outputs=wrapper.dropped_outputs)
+    try:
+        save(traced)
+    except UnsavableTrace as unsaved:
+        if not has_torch_export():
+            raise ExportError(unsavable(args.class_name, unsaved))
+        try:
+            save(trace_of_torch_export(wrapper, inputs, args.class_name, input_names))
+        except Exception as e:  # torch.export's own errors, and a second unsavable trace
+            raise ExportError(unsavable(args.class_name, unsaved, e))
     if args.manifest:
         write_manifest(args.manifest, args.file)
 

@@ -46,6 +46,13 @@ inline std::shared_ptr<torch::jit::Graph> trace_model_graph(
   for (const auto& tensor : model.tensors()) {
     TORCH_CHECK(!tensor.requires_grad(),
                 "tracing with constant parameters needs requires_grad off (inference mode)");
+    // The tracer cannot make one a graph constant ("Unsupported value kind: Tensor").
+    if (tensor.layout() != c10::kStrided) {
+      throw UnsupportedModel(
+          "the model holds a sparse tensor (a buffer), which a TorchScript trace cannot hold as "
+          "a constant; eager, auto and the lazy backends run it (ts and ofi take a sparse "
+          "tensor passed to forward as an input)");
+    }
   }
   return tracing_detail::trace_stack(model, inputs, inputs.size());
 }

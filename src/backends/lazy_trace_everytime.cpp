@@ -116,7 +116,7 @@ class LazyTraceEverytimeBackend final : public Backend {
     // nested tensor) runs on the CPU between segments.
     const auto off_graph = lazy::nodes_off_the_lazy_graph(traced, options.example_inputs,
                                                           lazy::BreakAt::kWhereLazyFails);
-    if (off_graph.empty()) return record_every_call(std::move(traced), {});
+    if (off_graph.nodes.empty()) return record_every_call(std::move(traced), {});
     return lazy::compile_in_segments(std::move(traced), off_graph, options.example_inputs,
                                      record_every_call);
   }

@@ -81,7 +81,8 @@ std::vector<BackendDataPtr> data_of(const std::vector<at::Tensor>& lazy_tensors)
   std::vector<BackendDataPtr> data;
   data.reserve(lazy_tensors.size());
   for (const auto& tensor : lazy_tensors) {
-    data.push_back(tensor.defined() ? torch::lazy::GetLtcTensor(tensor)->GetDataHandle() : nullptr);
+    const bool lazy = tensor.defined() && tensor.device().type() == c10::kLazy;
+    data.push_back(lazy ? torch::lazy::GetLtcTensor(tensor)->GetDataHandle() : nullptr);
   }
   return data;
 }
@@ -329,7 +330,7 @@ class LazyTraceOnceBackend final : public Backend {
     auto traced = lazy::trace_with_parameter_inputs(model, options.example_inputs);
     const auto off_graph = lazy::nodes_off_the_lazy_graph(traced, options.example_inputs,
                                                           lazy::BreakAt::kEveryEagerOp);
-    if (off_graph.empty()) return capture(std::move(traced), options.example_inputs);
+    if (off_graph.nodes.empty()) return capture(std::move(traced), options.example_inputs);
     return lazy::compile_in_segments(
         std::move(traced), off_graph, options.example_inputs,
         [this](lazy::ParameterizedGraph segment, const std::vector<c10::IValue>& example) {

@@ -118,6 +118,8 @@ class OptimizeForInferenceBf16Backend final : public Backend {
     try {
       AutocastScope autocast(Precision::kAmp);
       traced = trace_model_graph(model, options.example_inputs);
+    } catch (const UnsupportedModel&) {
+      throw;  // no trace at all, autocast or not
     } catch (const std::exception& error) {
       // Autocast casts only the ops on its lists, so an op outside them may
       // meet a bfloat16 operand and a float32 one.

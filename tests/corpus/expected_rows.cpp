@@ -114,7 +114,9 @@ void expect_rows_as_in_the_table(const std::string& model, const std::string& on
                                    "passive"};
   args.insert(args.end(), mode.args.begin(), mode.args.end());
   const auto result = run_command(args);
-  ASSERT_EQ(result.exit_code, 0) << result.output;
+  // 2: the model did not load, which exits as bad input does, its rows
+  // written all the same (checked against the table below).
+  ASSERT_TRUE(result.exit_code == 0 || result.exit_code == 2) << result.output;
 
   std::map<std::string, std::pair<std::string, std::string>> rows;  // backend -> status, detail
   for (auto& row : records_of(read_file(csv))) {

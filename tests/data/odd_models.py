@@ -71,3 +71,23 @@ class CustomAutogradFunction(nn.Module):
 
     def forward(self, x):
         return _Doubled.apply(self.linear(x))
+
+
+class _SignGate(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        if x.sum() > 0:  # a Python branch on a value: torch.export cannot follow it either
+            return x
+        return -x
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+
+class DataDependentAutogradFunction(CustomAutogradFunction):
+    """Neither TorchScript (a Python call in the trace) nor torch.export (a branch on data)
+    takes it."""
+
+    def forward(self, x):
+        return _SignGate.apply(self.linear(x))

@@ -374,5 +374,76 @@ TEST_F(ScriptedLazyTest, TraceOnceRefusesAWriteThroughAViewAcrossABreak) {
   }
 }
 
+// A buffer written in place in forward (a calibration observer's running
+// maximum): a replayed capture would not repeat the write, so trace-once
+// runs it eagerly on the model's own buffer after its lazy segment, warns,
+// and ends with the buffer eager would have.
+TEST_F(ScriptedLazyTest, TraceOnceRunsAModelTensorWriteEagerly) {
+  auto observer = [this](const std::string& name) {
+    torch::jit::Module module("RunningMax");
+    module.register_parameter("weight", torch::randn({10}), /*is_buffer=*/false);
+    module.register_buffer("seen_max", torch::full({}, -1e9));
+    module.define(R"(
+      def forward(self, x):
+          y = torch.relu(x * self.weight)
+          self.seen_max.copy_(torch.maximum(self.seen_max, y.max()))
+          return y + 1.0
+    )");
+    const auto path = dir_ / (name + ".pt");
+    module.save(path.string());
+    auto model = load_torchscript_model(path, "RunningMax");
+    prepare(*model);
+    return model;
+  };
+  torch::manual_seed(3);
+  auto eager = observer("eager");
+  torch::manual_seed(3);
+  auto traced = observer("traced");
+  auto once = compile("lazy_trace_once", *traced, inputs_);  // compiling runs the example once
+  eager->forward(inputs_);
+  for (int call = 0; call < 3; ++call) {
+    auto inputs = fresh_like(inputs_);
+    inputs[0] = inputs[0].toTensor() * (call + 2);  // each call sees a new maximum
+    expect_close(once->run(inputs), eager->forward(inputs), "call " + std::to_string(call));
+  }
+  const auto seen = [](Model& model) { return model.tensors().back(); };
+  EXPECT_TRUE(torch::equal(seen(*traced), seen(*eager)))
+      << seen(*traced).item<double>() << " != " << seen(*eager).item<double>();
+  EXPECT_EQ(counter(*once, "model_writes_on_cpu"), 1);
+  EXPECT_EQ(counter(*once, "lazy_segments"), 1);  // the write moved last: no cut before it
+  EXPECT_EQ(counter(*once, "retraces"), 0);
+  ASSERT_EQ(once->warnings().size(), 1u);
+  EXPECT_EQ(once->warnings()[0].code, "model_writes_on_cpu");
+}
+
+// LTC has no sparse kernels: a sparse input stays on the CPU with the ops
+// that read it, the dense rest runs lazily around them, and the row counts it.
+TEST_F(ScriptedLazyTest, BothBackendsKeepASparseInputOnTheCpu) {
+  torch::jit::Module module("SparseMix");
+  module.register_parameter("weight", torch::randn({10, 10}), /*is_buffer=*/false);
+  module.define(R"(
+    def forward(self, x, adjacency):
+        h = torch.relu(torch.matmul(x, self.weight))
+        return torch.tanh(torch.mm(adjacency, h)) * 2.0
+  )");
+  const auto path = dir_ / "sparse_mix.pt";
+  module.save(path.string());
+  auto model = load_torchscript_model(path, "SparseMix");
+  prepare(*model);
+  auto adjacency = [] {
+    auto index = torch::randint(0, 6, {2, 12});
+    return torch::sparse_coo_tensor(index, torch::rand({12}), {6, 6}).coalesce();
+  };
+  const std::vector<c10::IValue> example = {torch::randn({6, 10}), adjacency()};
+  for (const std::string backend : {"lazy_trace_everytime", "lazy_trace_once"}) {
+    auto compiled = compile(backend, *model, example);
+    for (int call = 0; call < 3; ++call) {
+      const std::vector<c10::IValue> inputs = {torch::randn({6, 10}), adjacency()};
+      expect_close(compiled->run(inputs), model->forward(inputs), backend);
+    }
+    EXPECT_EQ(counter(*compiled, "sparse_ops_on_cpu"), 1) << backend;
+  }
+}
+
 }  // namespace
 }  // namespace tracebench

@@ -2,6 +2,7 @@
 // torch, the TorchScript loader), and each way it can go wrong.
 
 #include <gtest/gtest.h>
+#include <torch/version.h>
 
 #include <cstdlib>
 #include <fstream>
@@ -101,17 +102,23 @@ TEST(PythonLoader, EachFailureNamesTheFix) {
 }
 
 // A trace TorchScript cannot save says what in the model and the ways out,
-// and leaves nothing behind for the cache to take for an archive.
+// and leaves nothing behind for the cache to take for an archive. PyTorch 2.x
+// tries torch.export first, which cannot follow a Python branch on data.
 TEST(PythonLoader, AnUnsavableTraceNamesTheConstructAndLeavesNoArchive) {
   const auto cache = fresh_temp_directory("unsavable-cache");
   const char* shared = std::getenv("TRACEBENCH_CACHE_DIR");
   const std::string shared_cache = shared ? shared : "";
   setenv("TRACEBENCH_CACHE_DIR", cache.c_str(), 1);
   const auto message = usage_error_of(
-      [] { load(source_path("tests/data/odd_models.py"), "CustomAutogradFunction"); });
+      [] { load(source_path("tests/data/odd_models.py"), "DataDependentAutogradFunction"); });
   setenv("TRACEBENCH_CACHE_DIR", shared_cache.c_str(), 1);
-  EXPECT_CONTAINS(message, "forward calls the Python function _Doubled");
+  EXPECT_CONTAINS(message, "forward calls the Python function _SignGate");
   EXPECT_CONTAINS(message, "pass the .pt file");
+#if TORCH_VERSION_MAJOR >= 2
+  EXPECT_CONTAINS(message, "torch.export failed too");
+#else
+  EXPECT_CONTAINS(message, "make build-torch2");
+#endif
   EXPECT_EQ(message.find("<module>"), std::string::npos) << message;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(cache)) {
     const auto name = entry.path().filename().string();
@@ -119,6 +126,20 @@ TEST(PythonLoader, AnUnsavableTraceNamesTheConstructAndLeavesNoArchive) {
         << "left behind: " << entry.path();
   }
 }
+
+#if TORCH_VERSION_MAJOR >= 2
+// On 2.x, a torch.autograd.Function that TorchScript cannot save reaches
+// LibTorch through torch.export, computing what the Python model computes
+// (_Doubled: twice its Linear).
+TEST(PythonLoader, TorchExportTakesAnAutogradFunction) {
+  auto loaded = load(source_path("tests/data/odd_models.py"), "CustomAutogradFunction");
+  const auto tensors = loaded.model->tensors();
+  ASSERT_EQ(tensors.size(), 2u);
+  const auto x = loaded.inputs.at(0).toTensor();
+  const auto expected = 2 * torch::linear(x, tensors[0], tensors[1]);
+  EXPECT_TRUE(torch::allclose(loaded.model->forward(loaded.inputs).toTensor(), expected));
+}
+#endif
 
 TEST(PythonLoader, InputShapesReplaceMissingExampleInputs) {
   auto loaded = load(source_path("tests/data/odd_models.py"), "NoExampleInputs", "5x4");

@@ -57,7 +57,7 @@ std::unordered_map<torch::lazy::BackendData::Handle, size_t> DataIndex::of(
     const std::vector<at::Tensor>& lazy_tensors) {
   std::unordered_map<torch::lazy::BackendData::Handle, size_t> index;
   for (size_t i = 0; i < lazy_tensors.size(); ++i) {
-    if (!lazy_tensors[i].defined()) continue;
+    if (!lazy_tensors[i].defined() || lazy_tensors[i].device().type() != c10::kLazy) continue;
     auto data = torch::lazy::GetLtcTensor(lazy_tensors[i])->CurrentDataHandle();
     TORCH_INTERNAL_ASSERT(data, "lazy tensor ", i, " has pending IR, not data");
     index.emplace(data->GetHandle(), i);

@@ -36,7 +36,8 @@ struct DataIndex {
   std::unordered_map<torch::lazy::BackendData::Handle, size_t> resident;
   std::unordered_map<torch::lazy::BackendData::Handle, size_t> input;
   /// Data handle -> position of each defined tensor (which must have data,
-  /// not pending IR); undefined tensors and non-tensor values are skipped.
+  /// not pending IR); undefined tensors, tensors kept on the CPU
+  /// (lazy_can_hold) and non-tensor values are skipped.
   static std::unordered_map<torch::lazy::BackendData::Handle, size_t> of(
       const std::vector<at::Tensor>& lazy_tensors);
   static std::unordered_map<torch::lazy::BackendData::Handle, size_t> of(

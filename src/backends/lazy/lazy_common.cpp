@@ -94,11 +94,6 @@ ParameterizedGraph trace_with_parameter_inputs(Model& model, const std::vector<c
   // a tensor inside a tuple has no input of its own, so its replay would keep
   // the first call's values. Refused until the capture flattens such inputs.
   for (size_t index = 0; index < inputs.size(); ++index) {
-    // Sparse tensors have no lazy kernels in LibTorch's lazy tensor core.
-    if (inputs[index].isTensor() && inputs[index].toTensor().is_sparse()) {
-      throw UnsupportedModel("the lazy backends take dense tensors, and input " +
-                             std::to_string(index) + " is sparse; ts and ofi take it");
-    }
     if (!inputs[index].isTensor() && holds_tensors_only(inputs[index])) {
       throw UnsupportedModel("the lazy backends take each input as one tensor, and input " +
                              std::to_string(index) + " is a " + inputs[index].tagKind() +
@@ -129,12 +124,20 @@ at::Tensor to_lazy_data(const at::Tensor& tensor) {
   return lazy;
 }
 
+bool lazy_can_hold(const at::Tensor& tensor) {
+  return !tensor.is_nested() && tensor.layout() == c10::kStrided;
+}
+
+at::Tensor to_lazy_where_it_can(const at::Tensor& tensor) {
+  return lazy_can_hold(tensor) ? to_lazy_data(tensor) : tensor;
+}
+
 std::vector<c10::IValue> to_lazy(const std::vector<c10::IValue>& inputs) {
   std::vector<c10::IValue> lazy;
   lazy.reserve(inputs.size());
   for (const auto& input : inputs) {
     if (input.isTensor()) {
-      lazy.emplace_back(to_lazy_data(input.toTensor()));
+      lazy.emplace_back(to_lazy_where_it_can(input.toTensor()));
     } else {
       lazy.push_back(input);
     }
@@ -151,7 +154,7 @@ LazyProgram::LazyProgram(ParameterizedGraph traced)
   torch::NoGradGuard no_grad;
   resident_lazy_.reserve(resident_cpu_.size());
   for (const auto& tensor : resident_cpu_) {
-    resident_lazy_.push_back(to_lazy_data(tensor));
+    resident_lazy_.push_back(to_lazy_where_it_can(tensor));
   }
 }
 

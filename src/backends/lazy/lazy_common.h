@@ -77,7 +77,8 @@ class LazyProgram {
   /// Records one forward pass on inputs already on the lazy device.
   c10::IValue record_lazy(const std::vector<c10::IValue>& lazy_inputs) const;
 
-  /// The resident tensors on the lazy device (in graph-input order).
+  /// The resident tensors on the lazy device (in graph-input order); one
+  /// LTC cannot hold (lazy_can_hold) stays on the CPU.
   const std::vector<at::Tensor>& resident_lazy() const { return resident_lazy_; }
   /// The same tensors on the CPU.
   const std::vector<at::Tensor>& resident_cpu() const { return resident_cpu_; }
@@ -94,7 +95,15 @@ class LazyProgram {
 /// A copy of `tensor` on the lazy device that already holds its device data.
 at::Tensor to_lazy_data(const at::Tensor& tensor);
 
-/// Tensor inputs moved to the lazy device; other values unchanged.
+/// Whether LTC can hold `tensor`: it has kernels for strided tensors only, so
+/// the lazy backends keep sparse and nested tensors, and the ops that read
+/// them, on the CPU (lazy_segments.h).
+bool lazy_can_hold(const at::Tensor& tensor);
+/// `tensor` on the lazy device where LTC can hold it, else itself.
+at::Tensor to_lazy_where_it_can(const at::Tensor& tensor);
+
+/// Tensor inputs moved to the lazy device where LTC can hold them; other
+/// values unchanged.
 std::vector<c10::IValue> to_lazy(const std::vector<c10::IValue>& inputs);
 
 /// The tensors of a (nested) tensor / tuple / list / dict value, depth first.

@@ -33,19 +33,18 @@ bool is_unpacking(const Node* node) {
          node->kind() == c10::prim::TupleIndex || node->kind() == c10::aten::__getitem__;
 }
 
-bool holds_nested_tensor(const c10::IValue& value) {
+bool holds_tensor_where(const c10::IValue& value, bool (*predicate)(const at::Tensor&)) {
   std::vector<at::Tensor> tensors;
   flatten_tensors(value, tensors);
-  for (const auto& tensor : tensors) {
-    if (tensor.is_nested()) return true;
-  }
-  return false;
+  return std::any_of(tensors.begin(), tensors.end(), predicate);
 }
+bool lazy_cannot_hold(const at::Tensor& tensor) { return !lazy_can_hold(tensor); }
+bool is_sparse(const at::Tensor& tensor) { return tensor.is_sparse() || tensor.is_sparse_csr(); }
 
 c10::IValue lazy_copy_of(const c10::IValue& value) {
   std::vector<at::Tensor> tensors;
   flatten_tensors(value, tensors);
-  for (auto& tensor : tensors) tensor = to_lazy_data(tensor);
+  for (auto& tensor : tensors) tensor = to_lazy_where_it_can(tensor);
   size_t next = 0;
   return unflatten_tensors(value, tensors, next);
 }
@@ -154,6 +153,77 @@ void check_written_value_is_unaliased(const Value* value, const std::vector<Node
   }
 }
 
+bool is_model_tensor(const Value* value, size_t resident_count) {
+  return value->node()->kind() == c10::prim::Param && value->offset() < resident_count;
+}
+
+// The graph's in-place writes to model tensors (its first `resident_count`
+// inputs: a buffer an observer or a running statistic updates in forward).
+struct ModelTensorWrites {
+  std::unordered_set<Node*> nodes;    // the writing ops and the views they write through
+  std::unordered_set<size_t> inputs;  // the positions of the tensors written
+  int64_t writes = 0;                 // the writing ops
+};
+
+ModelTensorWrites model_tensor_writes(torch::jit::Graph& graph, size_t resident_count) {
+  ModelTensorWrites found;
+  for (Node* node : graph.nodes()) {
+    const c10::FunctionSchema* schema = node->maybeSchema();
+    if (!schema) continue;
+    bool writes = false;
+    for (size_t i = 0; i < schema->arguments().size() && i < node->inputs().size(); ++i) {
+      const c10::AliasInfo* alias = schema->arguments()[i].alias_info();
+      if (!alias || !alias->isWrite()) continue;
+      const Value* base = view_base(node->input(i));
+      if (!is_model_tensor(base, resident_count)) continue;
+      writes = true;
+      found.inputs.insert(base->offset());
+      for (Value* view = node->input(i); view != base; view = view->node()->input(0)) {
+        found.nodes.insert(view->node());
+      }
+    }
+    if (!writes) continue;
+    found.nodes.insert(node);
+    ++found.writes;
+  }
+  return found;
+}
+
+// The model tensor `node` writes in place itself (not through a view), or null.
+const Value* model_tensor_written_directly(const Node* node, size_t resident_count) {
+  const c10::FunctionSchema* schema = node->maybeSchema();
+  if (!schema) return nullptr;
+  for (size_t i = 0; i < schema->arguments().size() && i < node->inputs().size(); ++i) {
+    const c10::AliasInfo* alias = schema->arguments()[i].alias_info();
+    if (alias && alias->isWrite() && is_model_tensor(node->input(i), resident_count)) {
+      return node->input(i);
+    }
+  }
+  return nullptr;
+}
+
+// Moves each direct write of a model tensor that nothing after it reads (an
+// observer's: its buffer is read again only by the next call) to the end of
+// the graph, so that the writes run as one eager step there rather than
+// cutting the lazy graph wherever they occur. (The JIT's AliasDb would refuse
+// most of these moves: it takes any two graph inputs to alias, and here they
+// are distinct model tensors.)
+void defer_model_tensor_writes(torch::jit::Graph& graph, size_t resident_count) {
+  std::vector<Node*> deferred;
+  for (Node* node : graph.nodes()) {
+    const Value* written = model_tensor_written_directly(node, resident_count);
+    if (!written) continue;
+    bool read_later = false;
+    for (const Value* output : node->outputs()) read_later |= output->hasUses();
+    for (const Node* later = node->next(); later != graph.return_node() && !read_later;
+         later = later->next()) {
+      for (const Value* input : later->inputs()) read_later |= view_base(input) == written;
+    }
+    if (!read_later) deferred.push_back(node);
+  }
+  for (Node* node : deferred) node->moveBefore(graph.return_node());
+}
+
 // One segment or eager step, reading and writing slots of the call's values.
 struct Step {
   std::unique_ptr<CompiledModel> lazy;      // a captured lazy segment, or
@@ -165,7 +235,10 @@ struct Step {
 
 class SegmentedModel final : public CompiledModel {
  public:
-  explicit SegmentedModel(std::vector<at::Tensor> resident) : resident_(std::move(resident)) {}
+  SegmentedModel(std::vector<at::Tensor> resident, const OffTheLazyGraph& off_graph)
+      : resident_(std::move(resident)),
+        sparse_ops_(off_graph.sparse_ops),
+        model_tensor_writes_(off_graph.model_tensor_writes) {}
 
   c10::IValue run(const std::vector<c10::IValue>& inputs) override {
     std::vector<c10::IValue> slots(slot_count_);
@@ -185,7 +258,20 @@ class SegmentedModel final : public CompiledModel {
     }
     summed["lazy_segments"] = segments;
     summed["graph_breaks"] = static_cast<double>(steps_.size()) - segments;
+    summed["sparse_ops_on_cpu"] = static_cast<double>(sparse_ops_);
+    summed["model_writes_on_cpu"] = static_cast<double>(model_tensor_writes_);
     return summed;
+  }
+
+  std::vector<BackendWarning> warnings() const override {
+    if (model_tensor_writes_ == 0) return {};
+    return {
+        {"model_writes_on_cpu",
+         std::to_string(model_tensor_writes_) +
+             " op(s) write a model tensor in place (a buffer updated in forward: an "
+             "observer, a running statistic), which a replayed capture would not "
+             "repeat: they run eagerly on the model's own tensors (after the lazy segments where "
+             "nothing later reads them)"}};
   }
 
   /// Adds `step` and runs it on `slots` (the example call that compile makes).
@@ -217,6 +303,8 @@ class SegmentedModel final : public CompiledModel {
   }
 
   std::vector<at::Tensor> resident_;  // on the CPU, for eager steps
+  int64_t sparse_ops_;
+  int64_t model_tensor_writes_;
   size_t slot_count_ = 0;
   size_t result_slot_ = 0;
   std::vector<Step> steps_;
@@ -224,30 +312,38 @@ class SegmentedModel final : public CompiledModel {
 
 }  // namespace
 
-std::vector<Node*> nodes_off_the_lazy_graph(const ParameterizedGraph& traced,
-                                            const std::vector<c10::IValue>& inputs,
-                                            BreakAt break_at) {
+OffTheLazyGraph nodes_off_the_lazy_graph(const ParameterizedGraph& traced,
+                                         const std::vector<c10::IValue>& inputs, BreakAt break_at) {
   torch::NoGradGuard no_grad;
   WholeGraphScope whole_graph;
+  OffTheLazyGraph off_graph;
+  ModelTensorWrites writes;
+  if (break_at == BreakAt::kEveryEagerOp) {
+    defer_model_tensor_writes(*traced.graph, traced.resident.size());
+    writes = model_tensor_writes(*traced.graph, traced.resident.size());
+    off_graph.model_tensor_writes = writes.writes;
+  }
   const auto& graph_inputs = traced.graph->inputs();
   std::unordered_map<const Value*, c10::IValue> values;
   for (size_t i = 0; i < traced.resident.size(); ++i) {
-    values[graph_inputs[i]] = to_lazy_data(traced.resident[i]);
+    values[graph_inputs[i]] = to_lazy_where_it_can(traced.resident[i]);
   }
   const auto lazy_inputs = to_lazy(inputs);
   for (size_t i = 0; i < lazy_inputs.size(); ++i) {
     values[graph_inputs[traced.resident.size() + i]] = lazy_inputs[i];
   }
-  std::vector<Node*> off_graph;
   for (Node* node : traced.graph->nodes()) {
     if (node->kind() == c10::prim::Constant) continue;
     GraphPiece piece = cut_piece({node});
     std::vector<c10::IValue> arguments;
-    bool on_cpu = false;
+    bool on_cpu = writes.nodes.count(node) > 0;
+    bool reads_sparse = false;
     for (const Value* input : piece.inputs) {
       arguments.push_back(values.at(input));
-      on_cpu = on_cpu || holds_nested_tensor(arguments.back());
+      on_cpu = on_cpu || holds_tensor_where(arguments.back(), lazy_cannot_hold);
+      reads_sparse = reads_sparse || holds_tensor_where(arguments.back(), is_sparse);
     }
+    off_graph.sparse_ops += reads_sparse ? 1 : 0;
     std::vector<c10::IValue> results;
     if (!on_cpu) {
       const auto fallbacks_before = eager_fallback_counts();
@@ -261,17 +357,15 @@ std::vector<Node*> nodes_off_the_lazy_graph(const ParameterizedGraph& traced,
       const bool left_the_graph =
           !fallbacks_since(fallbacks_before).empty() || compiles.cached + compiles.uncached > 0;
       if (!on_cpu && break_at == BreakAt::kEveryEagerOp && left_the_graph) {
-        off_graph.push_back(node);
+        off_graph.nodes.push_back(node);
       }
     }
     if (on_cpu) {
-      off_graph.push_back(node);
+      off_graph.nodes.push_back(node);
       redirect_device_constants(*piece.graph, c10::kLazy, c10::Device(c10::kCPU));
       for (auto& argument : arguments) argument = to_cpu(argument);
       results = run_piece(torch::jit::Code(piece.graph, "tracebench_cpu_probe"), arguments);
-      for (auto& result : results) {
-        if (!holds_nested_tensor(result)) result = lazy_copy_of(result);
-      }
+      for (auto& result : results) result = lazy_copy_of(result);
     }
     for (size_t i = 0; i < results.size(); ++i) values[piece.outputs[i]] = results[i];
   }
@@ -279,14 +373,18 @@ std::vector<Node*> nodes_off_the_lazy_graph(const ParameterizedGraph& traced,
 }
 
 std::unique_ptr<CompiledModel> compile_in_segments(ParameterizedGraph traced,
-                                                   const std::vector<Node*>& off_graph,
+                                                   const OffTheLazyGraph& off_graph,
                                                    const std::vector<c10::IValue>& example_inputs,
                                                    const SegmentCompiler& compile_segment) {
   torch::jit::Graph& graph = *traced.graph;
-  std::unordered_set<Node*> eager(off_graph.begin(), off_graph.end());
+  std::unordered_set<Node*> eager(off_graph.nodes.begin(), off_graph.nodes.end());
   keep_packing_with(eager);
+  // A model tensor that an eager step writes is no constant of the lazy
+  // segments: each call passes them its current value.
+  const std::unordered_set<size_t> written_model_tensors =
+      model_tensor_writes(graph, traced.resident.size()).inputs;
 
-  auto model = std::make_unique<SegmentedModel>(traced.resident);
+  auto model = std::make_unique<SegmentedModel>(traced.resident, off_graph);
   std::unordered_map<const Value*, size_t> slot_of;
   std::vector<c10::IValue> slots;  // the example call's values
   for (size_t i = 0; i < graph.inputs().size(); ++i) {
@@ -299,9 +397,14 @@ std::unique_ptr<CompiledModel> compile_in_segments(ParameterizedGraph traced,
     auto it = slot_of.find(value);
     return it != slot_of.end() && it->second < resident_count;
   };
+  // What a lazy segment holds on the lazy device: a model tensor that no
+  // eager step writes.
+  auto is_segment_resident = [&](const Value* value) {
+    return is_resident(value) && !written_model_tensors.count(slot_of.at(value));
+  };
 
   for (const Run& run : runs_of(graph, eager)) {
-    GraphPiece piece = cut_piece(run.nodes, is_resident);
+    GraphPiece piece = cut_piece(run.nodes, is_segment_resident);
     const std::vector<size_t> written = inputs_written(*piece.graph);
     Step step;
     for (Value* output : piece.outputs) {
@@ -310,10 +413,15 @@ std::unique_ptr<CompiledModel> compile_in_segments(ParameterizedGraph traced,
       slots.emplace_back();
     }
     for (size_t i : written) {
-      TORCH_CHECK(!is_resident(piece.inputs[i]) || run.eager,
-                  "lazy_trace_once: a lazy segment writes a model tensor in place");
+      const bool model_tensor = is_resident(piece.inputs[i]);
+      TORCH_CHECK(!model_tensor || run.eager,
+                  "a lazy segment between graph breaks writes a model tensor in place (not "
+                  "supported); lazy_trace_once runs such writes eagerly");
       check_written_value_is_unaliased(piece.inputs[i], run.nodes);
-      step.written_in_place.push_back(slot_of.at(piece.inputs[i]));
+      // An eager step writes a model tensor itself, as the model does; any
+      // other value it writes is a copy of its own.
+      if (!(model_tensor && run.eager))
+        step.written_in_place.push_back(slot_of.at(piece.inputs[i]));
     }
     if (run.eager) {
       redirect_device_constants(*piece.graph, c10::kLazy, c10::Device(c10::kCPU));
@@ -327,7 +435,7 @@ std::unique_ptr<CompiledModel> compile_in_segments(ParameterizedGraph traced,
     std::vector<c10::IValue> example;
     for (const Value* input : piece.inputs) {
       const size_t slot = slot_of.at(input);
-      if (slot < resident_count) {
+      if (is_segment_resident(input)) {
         segment.resident.push_back(traced.resident[slot]);
         continue;
       }
