@@ -106,15 +106,23 @@ std::vector<std::vector<c10::IValue>> inputs_at_each_size(const std::vector<c10:
   return sets;
 }
 
-ShapeDraws::ShapeDraws(uint64_t seed, size_t count) : state_(seed), count_(count) {}
+ShapeDraws::ShapeDraws(uint64_t seed, size_t count) : state_(seed), round_(count) {}
 
 // splitmix64: the same sequence for a seed on every platform and library.
-size_t ShapeDraws::next() {
+uint64_t ShapeDraws::random() {
   uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  z ^= z >> 31;
-  return static_cast<size_t>(z % count_);
+  return z ^ (z >> 31);
+}
+
+size_t ShapeDraws::next() {
+  if (draws_left_ == 0) {  // a new round: every shape, Fisher-Yates shuffled
+    for (size_t i = 0; i < round_.size(); ++i) round_[i] = i;
+    for (size_t i = round_.size(); i > 1; --i) std::swap(round_[i - 1], round_[random() % i]);
+    draws_left_ = round_.size();
+  }
+  return round_[--draws_left_];
 }
 
 }  // namespace tracebench

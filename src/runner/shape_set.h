@@ -43,15 +43,20 @@ std::vector<std::vector<c10::IValue>> inputs_at_each_size(const std::vector<c10:
 
 /// Draws, for each repetition, which shape of `count` its samples take:
 /// seeded by the run's --seed, so every backend and every run with that seed
-/// draws the same sequence.
+/// draws the same sequence. Each round of `count` repetitions takes every
+/// shape once, in a shuffled order: every shape gets its share of the samples
+/// (independent draws gave one shape 3 of 40 and another 16, and a median of
+/// 3 samples may be a retrace), and no backend can predict the next shape.
 class ShapeDraws {
  public:
   ShapeDraws(uint64_t seed, size_t count);
   size_t next();
 
  private:
+  uint64_t random();  // splitmix64
   uint64_t state_;
-  size_t count_;
+  std::vector<size_t> round_;  // this round's shapes, drawn from the back
+  size_t draws_left_ = 0;
 };
 
 }  // namespace tracebench
