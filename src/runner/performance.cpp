@@ -452,8 +452,14 @@ std::vector<ResultRow> measure_performance(LoadedModel& loaded, const RunOptions
                                 : pool[set];
     for (size_t index : budget.next_order()) {
       auto& contender = contenders[index];
+      const bool failed_before = contender.failed;
       take_sample(contender, sample_inputs, options.iterations_per_run, settling);
       contender.sample_sets.resize(contender.samples.size(), set);
+      if (contender.failed && !failed_before && !shapes.empty()) {
+        contender.error = "at " + shapes.label(set) + " of --shape-set: " + contender.error +
+                          " (a traced graph holds the example's sizes as constants where "
+                          "tracing turned a size the model computes with into a number)";
+      }
     }
     budget.finish_repetition(sample_views(contenders));
   }

@@ -59,8 +59,8 @@ class _Doubled(torch.autograd.Function):
         return grad * 2
 
 
-class CustomAutogradFunction(nn.Module):
-    """Traces (the function is a Python call in the graph), but TorchScript cannot save it."""
+class _OneLinear(nn.Module):
+    """A Linear(4, 3) on a batch of 2: what the models below differ in is their forward."""
 
     def __init__(self):
         super().__init__()
@@ -68,6 +68,10 @@ class CustomAutogradFunction(nn.Module):
 
     def get_example_inputs(self):
         return (torch.randn(2, 4),)
+
+
+class CustomAutogradFunction(_OneLinear):
+    """Traces (the function is a Python call in the graph), but TorchScript cannot save it."""
 
     def forward(self, x):
         return _Doubled.apply(self.linear(x))
@@ -85,9 +89,17 @@ class _SignGate(torch.autograd.Function):
         return grad
 
 
-class DataDependentAutogradFunction(CustomAutogradFunction):
+class DataDependentAutogradFunction(_OneLinear):
     """Neither TorchScript (a Python call in the trace) nor torch.export (a branch on data)
     takes it."""
 
     def forward(self, x):
         return _SignGate.apply(self.linear(x))
+
+
+class BakesItsBatch(_OneLinear):
+    """Computes a shape from its batch: Python's trace records the size, but a trace of that
+    graph in C++ holds the example's batch as a constant and fails at any other."""
+
+    def forward(self, x):
+        return self.linear(x).reshape(x.size(0) * 3)

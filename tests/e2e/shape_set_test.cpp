@@ -114,8 +114,24 @@ TEST(ShapeSets, ABackendWrongAtAnotherShapeDoesNotPass) {
     EXPECT_NE(error.find("outputs differ from eager at dim1=16"), std::string::npos) << row;
   } else {
     EXPECT_EQ(row["status"], "fail_to_run") << row;
-    EXPECT_EQ(error.rfind("OpenVINO: ", 0), 0u) << row;
+    EXPECT_EQ(error.rfind("at dim1=16 of --shape-set: OpenVINO: ", 0), 0u) << row;
   }
+}
+
+// A trace that holds the example's batch as a constant fails at another
+// batch of the set; the row says at which, and why such a trace fails.
+TEST(ShapeSets, ATraceThatBakesTheBatchSaysWhereItFailed) {
+  const auto report =
+      tracebench_json({"--performance", "--backend=ts", "-n", "6", "--shape-set", "batch=2,4",
+                       "--only=path:" + testing::source_path("tests/data/odd_models.py").string() +
+                           ",class:BakesItsBatch"},
+                      "bakes.json");
+  ASSERT_EQ(report["rows"].size(), 1u) << report;
+  const auto& row = report["rows"][0];
+  EXPECT_EQ(row["status"], "fail_to_run") << row;  // eager, Python's trace, runs at both
+  const std::string error = row["error"];
+  EXPECT_EQ(error.rfind("at batch=4 of --shape-set: ", 0), 0u) << row;
+  EXPECT_NE(error.find("holds the example's sizes as constants"), std::string::npos) << row;
 }
 
 // auto checks its candidates at every shape of the set, so that it picks
