@@ -109,17 +109,25 @@ const Value* view_base(const Value* value) {
   }
 }
 
+// Positions of the arguments `node` writes in place, as its schema says.
+std::vector<size_t> arguments_written(const Node* node) {
+  std::vector<size_t> written;
+  const c10::FunctionSchema* schema = node->maybeSchema();
+  if (!schema) return written;
+  for (size_t i = 0; i < schema->arguments().size() && i < node->inputs().size(); ++i) {
+    const c10::AliasInfo* alias = schema->arguments()[i].alias_info();
+    if (alias && alias->isWrite()) written.push_back(i);
+  }
+  return written;
+}
+
 // Positions of the piece's inputs that one of its ops writes in place
 // (directly or through a view): a lazy segment writes a copy, so it returns
 // them; an eager step writes the tensor itself, so it gets a copy of its own.
 std::vector<size_t> inputs_written(const torch::jit::Graph& graph) {
   std::vector<size_t> written;
   for (const Node* node : graph.nodes()) {
-    const c10::FunctionSchema* schema = node->maybeSchema();
-    if (!schema) continue;
-    for (size_t i = 0; i < schema->arguments().size() && i < node->inputs().size(); ++i) {
-      const c10::AliasInfo* alias = schema->arguments()[i].alias_info();
-      if (!alias || !alias->isWrite()) continue;
+    for (size_t i : arguments_written(node)) {
       const Value* base = view_base(node->input(i));
       for (size_t j = 0; j < graph.inputs().size(); ++j) {
         if (graph.inputs()[j] == base &&
@@ -168,12 +176,8 @@ struct ModelTensorWrites {
 ModelTensorWrites model_tensor_writes(torch::jit::Graph& graph, size_t resident_count) {
   ModelTensorWrites found;
   for (Node* node : graph.nodes()) {
-    const c10::FunctionSchema* schema = node->maybeSchema();
-    if (!schema) continue;
     bool writes = false;
-    for (size_t i = 0; i < schema->arguments().size() && i < node->inputs().size(); ++i) {
-      const c10::AliasInfo* alias = schema->arguments()[i].alias_info();
-      if (!alias || !alias->isWrite()) continue;
+    for (size_t i : arguments_written(node)) {
       const Value* base = view_base(node->input(i));
       if (!is_model_tensor(base, resident_count)) continue;
       writes = true;
@@ -191,13 +195,8 @@ ModelTensorWrites model_tensor_writes(torch::jit::Graph& graph, size_t resident_
 
 // The model tensor `node` writes in place itself (not through a view), or null.
 const Value* model_tensor_written_directly(const Node* node, size_t resident_count) {
-  const c10::FunctionSchema* schema = node->maybeSchema();
-  if (!schema) return nullptr;
-  for (size_t i = 0; i < schema->arguments().size() && i < node->inputs().size(); ++i) {
-    const c10::AliasInfo* alias = schema->arguments()[i].alias_info();
-    if (alias && alias->isWrite() && is_model_tensor(node->input(i), resident_count)) {
-      return node->input(i);
-    }
+  for (size_t i : arguments_written(node)) {
+    if (is_model_tensor(node->input(i), resident_count)) return node->input(i);
   }
   return nullptr;
 }
