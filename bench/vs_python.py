@@ -23,6 +23,7 @@ geomean of the ratios.
 """
 
 import argparse
+import ctypes
 import importlib.util
 import json
 import math
@@ -88,6 +89,10 @@ def compiled_with_inductor(model):
     if not hasattr(torch, "compile"):
         raise SystemExit(f"torch {torch.__version__} has no torch.compile; run this with "
                          "PyTorch 2.x's python (make torch2-env: build-torch2/venv/bin/python)")
+    # As tracebench's torch_compile worker does (python/runtime_worker.py): on a CPU where
+    # inductor vectorizes, its kernels need libtorch's symbols global to load.
+    ctypes.CDLL(os.path.join(os.path.dirname(torch.__file__), "lib", "libtorch_cpu.so"),
+                mode=ctypes.RTLD_GLOBAL)
     torch._inductor.config.freezing = True
     return torch.compile(model, mode="max-autotune-no-cudagraphs")
 

@@ -82,6 +82,18 @@ class OnnxRuntime:
         return [np.asarray(array) for array in returned]
 
 
+def inductor_kernels_find_libtorch(torch):
+    """Makes libtorch_cpu's symbols global, as TORCH_USE_RTLD_GLOBAL=1 would. Inductor's CPU
+    kernels call ATen's vectorized math (Sleef_expf16_u10: exp on AVX-512) without linking
+    libtorch, and PyPI's torch loads it locally: where inductor vectorizes (its check of the CPU
+    passes: an Intel Xeon with AMX, 2026-12-05), every kernel with an exp failed to load
+    ("undefined symbol: Sleef_expf16_u10"), in a plain `python -c` too."""
+    import ctypes
+
+    ctypes.CDLL(os.path.join(os.path.dirname(torch.__file__), "lib", "libtorch_cpu.so"),
+                mode=ctypes.RTLD_GLOBAL)
+
+
 class TorchCompile:
     """torch.compile with inductor and its freezing, on the trace made an ExportedProgram's module
     (as the aot_inductor backend makes it); options: "inputs" (the example inputs' file, which
@@ -96,6 +108,8 @@ class TorchCompile:
         import torch._inductor.config
 
         import traced_exporter
+
+        inductor_kernels_find_libtorch(torch)
 
         from torch.utils import _pytree
 

@@ -25,6 +25,10 @@
 
 #include "tracebench/error.h"
 
+namespace torch::jit {
+struct Graph;
+}  // namespace torch::jit
+
 namespace tracebench {
 
 /// A model's own training objective: the targets its outputs are scored
@@ -67,6 +71,14 @@ class Model {
   /// Whether forward branches or loops at run time (TorchScript's prim::If /
   /// prim::Loop): a backend that traces records one path only.
   virtual bool has_control_flow() { return false; }
+
+  /// For a model loaded from a TorchScript archive: its forward as a graph of
+  /// the inputs alone, parameters and buffers frozen in as constants (Python's
+  /// torch.jit.freeze), or nullptr when it has none such (other sources, a
+  /// forward that writes a model tensor). Where Python's tracer recorded a
+  /// size the model computes with (aten::size), this graph computes it at
+  /// every call; a C++ trace of the archive would fix it at the example's.
+  virtual std::shared_ptr<torch::jit::Graph> frozen_graph() { return nullptr; }
 
   /// Switches train/eval behaviour (dropout, batch norm statistics).
   virtual void set_training(bool training) = 0;

@@ -57,6 +57,31 @@ inline std::shared_ptr<torch::jit::Graph> trace_model_graph(
   return tracing_detail::trace_stack(model, inputs, inputs.size());
 }
 
+/// Under --shape-set (options.shape_set_inputs), the graph of a model loaded
+/// from TorchScript: its own, frozen (Model::frozen_graph, Python's freeze of
+/// its trace), which computes the sizes Python's tracer recorded at every
+/// call, where a C++ trace of the archive fixes them at the example's and
+/// fails, or computes something else, at the set's other shapes
+/// (HuggingFace's models, a GPT's positions). nullptr without a set, for
+/// other sources, and for a model that branches or loops (its trace follows
+/// the example's path, as every other backend's does) or holds a sparse tensor.
+inline std::shared_ptr<torch::jit::Graph> shape_set_graph(Model& model,
+                                                          const CompileOptions& options) {
+  if (options.shape_set_inputs.empty() || model.has_control_flow()) return nullptr;
+  for (const auto& tensor : model.tensors()) {
+    if (tensor.layout() != c10::kStrided) return nullptr;
+  }
+  return model.frozen_graph();
+}
+
+/// The inference graph a trace-based backend compiles: shape_set_graph where
+/// there is one, else the trace of the example inputs.
+inline std::shared_ptr<torch::jit::Graph> inference_graph(Model& model,
+                                                          const CompileOptions& options) {
+  if (auto graph = shape_set_graph(model, options)) return graph;
+  return trace_model_graph(model, options.example_inputs);
+}
+
 /// Traces `model` on `inputs` with every parameter and buffer as a graph
 /// input: the graph's inputs are model.tensors() followed by `inputs`. For
 /// training, where autograd must reach the live parameters.

@@ -70,7 +70,7 @@ class Int8DynamicBackend final : public Backend {
       throw std::runtime_error("int8_dynamic: this LibTorch has no oneDNN quantized engine");
     }
     at::globalContext().setQEngine(at::kONEDNN);
-    auto graph = trace_model_graph(model, options.example_inputs);
+    auto graph = inference_graph(model, options);
     freeze_graph(graph);
     // With no linear layer (a convolutional network) this is ofi; the
     // int8_linears counter says so.

@@ -107,7 +107,7 @@ class LazyTraceEverytimeBackend final : public Backend {
       throw UsageError("lazy_trace_everytime trains through compile_training_step only");
     }
     lazy::ensure_lazy_backend();
-    auto traced = lazy::trace_with_parameter_inputs(model, options.example_inputs);
+    auto traced = lazy::inference_graph_with_parameter_inputs(model, options);
     auto record_every_call = [](lazy::ParameterizedGraph graph, const std::vector<c10::IValue>&) {
       return std::make_unique<LazyTraceEverytimeModel>(lazy::LazyProgram(std::move(graph)));
     };

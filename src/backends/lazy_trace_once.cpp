@@ -327,7 +327,7 @@ class LazyTraceOnceBackend final : public Backend {
       throw UsageError("lazy_trace_once trains through compile_training_step only");
     }
     lazy::ensure_lazy_backend();
-    auto traced = lazy::trace_with_parameter_inputs(model, options.example_inputs);
+    auto traced = lazy::inference_graph_with_parameter_inputs(model, options);
     const auto off_graph = lazy::nodes_off_the_lazy_graph(traced, options.example_inputs,
                                                           lazy::BreakAt::kEveryEagerOp);
     if (off_graph.nodes.empty()) return capture(std::move(traced), options.example_inputs);

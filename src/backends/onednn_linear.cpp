@@ -66,7 +66,7 @@ class OnednnLinearBackend final : public Backend {
     return "ofi with the linear layers it leaves to BLAS run by oneDNN (transformers)";
   }
   std::unique_ptr<CompiledModel> compile(Model& model, const CompileOptions& options) override {
-    auto graph = trace_model_graph(model, options.example_inputs);
+    auto graph = inference_graph(model, options);
     freeze_graph(graph);
     int linears = 0;
     const auto saveable =

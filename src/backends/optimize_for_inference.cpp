@@ -17,7 +17,7 @@ class OptimizeForInferenceBackend final : public Backend {
     return "trace + freeze + optimize_for_inference passes (BN folding, oneDNN)";
   }
   std::unique_ptr<CompiledModel> compile(Model& model, const CompileOptions& options) override {
-    auto graph = trace_model_graph(model, options.example_inputs);
+    auto graph = inference_graph(model, options);
     freeze_graph(graph);
     const auto saveable = optimize_for_inference_keeping_saveable(graph);
     auto compiled = std::make_unique<GraphExecutorModel>(graph);

@@ -23,7 +23,7 @@ class TorchScriptBackend final : public Backend {
       return std::make_unique<GraphExecutorModel>(
           trace_model_graph_with_tensor_inputs(model, options.example_inputs), &model);
     }
-    return std::make_unique<GraphExecutorModel>(trace_model_graph(model, options.example_inputs));
+    return std::make_unique<GraphExecutorModel>(inference_graph(model, options));
   }
 };
 

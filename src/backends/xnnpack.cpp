@@ -140,7 +140,7 @@ class XnnpackBackend final : public Backend {
     if (options.precision == Precision::kBFloat16) {
       throw UnsupportedModel("xnnpack: float32 only (XNNPACK's LibTorch ops take no bfloat16)");
     }
-    auto graph = trace_model_graph(model, options.example_inputs);
+    auto graph = inference_graph(model, options);
     freeze_graph(graph);
     torch::jit::transformConv1dToConv2d(graph);
     try {

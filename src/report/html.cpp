@@ -167,12 +167,12 @@ bool shown_by_default(const RowField& field, bool shape_set) {
   static const std::vector<std::string> kHeadings = {"batch",    "speedup",       "latency ms",
                                                      "eager ms", "Welch p",       "compile s",
                                                      "chosen",   "throughput /s", "peak share"};
-  // Under --shape-set, its medians and graphs (report/row_figures.h's
-  // shape_set_figure_keys); their compile time is a click away.
-  static const std::vector<std::string> kShapeSetKeys = {"shape_latency_ms", "graphs"};
-  return std::find(kHeadings.begin(), kHeadings.end(), field.html_heading) != kHeadings.end() ||
-         (shape_set && std::find(kShapeSetKeys.begin(), kShapeSetKeys.end(), field.json_key) !=
-                           kShapeSetKeys.end());
+  if (std::find(kHeadings.begin(), kHeadings.end(), field.html_heading) != kHeadings.end()) {
+    return true;
+  }
+  const auto& shape_set_keys = shape_set_figure_keys();
+  const auto at_a_glance = shape_set_keys.begin() + kShapeSetFiguresAtAGlance;
+  return shape_set && std::find(shape_set_keys.begin(), at_a_glance, field.json_key) != at_a_glance;
 }
 
 // model, backend and status, then every row field with an HTML heading

@@ -60,7 +60,11 @@ bool has_shape_set(const std::vector<ResultRow>& rows);
 
 /// Those columns by JSON key (report/row_schema.h): each shape's median, and
 /// the graphs a backend compiled or traced for the shapes, with their time.
+/// The first `kShapeSetFiguresAtAGlance` are what a table shows before a
+/// reader asks for more (the HTML's checked columns); the compile time is
+/// one click away.
 const std::vector<std::string>& shape_set_figure_keys();
+inline constexpr size_t kShapeSetFiguresAtAGlance = 2;
 
 /// Reads shape_latencies_cell's text into the row; ignores what it cannot read.
 void read_shape_latencies_cell(ResultRow& row, const std::string& cell);

@@ -456,9 +456,12 @@ std::vector<ResultRow> measure_performance(LoadedModel& loaded, const RunOptions
       take_sample(contender, sample_inputs, options.iterations_per_run, settling);
       contender.sample_sets.resize(contender.samples.size(), set);
       if (contender.failed && !failed_before && !shapes.empty()) {
-        contender.error = "at " + shapes.label(set) + " of --shape-set: " + contender.error +
-                          " (a traced graph holds the example's sizes as constants where "
-                          "tracing turned a size the model computes with into a number)";
+        contender.error = "at " + shapes.label(set) + " of --shape-set: " + contender.error;
+        if (contender.backend->traces_model()) {
+          contender.error +=
+              " (a traced graph holds the example's sizes as constants where tracing turned a "
+              "size the model computes with into a number)";
+        }
       }
     }
     budget.finish_repetition(sample_views(contenders));

@@ -1,6 +1,8 @@
 #include "sources/script_loader.h"
 
 #include <torch/csrc/jit/passes/constant_propagation.h>
+#include <torch/csrc/jit/passes/dead_code_elimination.h>
+#include <torch/csrc/jit/passes/freeze_module.h>
 #include <torch/csrc/jit/passes/inliner.h>
 #include <torch/csrc/jit/runtime/graph_executor.h>
 #include <torch/csrc/jit/serialization/import.h>
@@ -9,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sources/size_arithmetic.h"
 #include "tracebench/error.h"
 #include "util/cache.h"
 #include "util/text.h"
@@ -123,6 +126,18 @@ class ScriptModel final : public Model {
     torch::jit::Inline(*graph);
     torch::jit::ConstantPropagation(graph);
     return contains_control_flow(*graph->block());
+  }
+
+  std::shared_ptr<torch::jit::Graph> frozen_graph() override {
+    if (module_.is_training()) return nullptr;  // freezing folds eval-mode behaviour in
+    // freeze_module works on a copy: the model itself keeps its attributes.
+    auto graph = torch::jit::freeze_module(module_).get_method("forward").graph()->copy();
+    torch::jit::EliminateDeadCode(graph);
+    // A tensor forward writes stays an attribute of `self`, read at run time.
+    if (graph->inputs()[0]->hasUses()) return nullptr;
+    graph->eraseInput(0);
+    fold_size_arithmetic(*graph);
+    return graph;
   }
 
   void set_training(bool training) override { module_.train(training); }

@@ -1,5 +1,5 @@
 // Models that misbehave on purpose, one class each, for the robustness tests
-// (docs/robustness.md). Load with --only=path:tests/data/bad_models.cpp,class:NAME.
+// (docs/robustness.md) and the --shape-set tests. Load with --only=path:tests/data/bad_models.cpp,class:NAME.
 #include <tracebench/model.h>
 
 #include <chrono>
@@ -91,3 +91,18 @@ struct NonTensorInputs : torch::nn::Module {
   std::vector<c10::IValue> get_example_inputs() { return {c10::IValue(3), c10::IValue("text")}; }
 };
 TRACEBENCH_REGISTER_MODEL(NonTensorInputs)
+
+// Read their batch size in C++, which a trace of them holds as the example's
+// (2): the graph fails at any other batch (ReshapesByItsBatch), or runs there
+// and is wrong (ScalesByItsBatch: by 1 at the example's batch, by -1 at 4, so
+// that the performance mode's cosine check sees it too), while eager is right
+// at every batch (tests/e2e/shape_set_test.cpp).
+struct ReshapesByItsBatch : GoodModel {
+  torch::Tensor forward(torch::Tensor x) { return linear(x).reshape({x.size(0) * 4}); }
+};
+TRACEBENCH_REGISTER_MODEL(ReshapesByItsBatch)
+
+struct ScalesByItsBatch : GoodModel {
+  torch::Tensor forward(torch::Tensor x) { return linear(x) * (3 - x.size(0)); }
+};
+TRACEBENCH_REGISTER_MODEL(ScalesByItsBatch)

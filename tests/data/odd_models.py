@@ -97,9 +97,11 @@ class DataDependentAutogradFunction(_OneLinear):
         return _SignGate.apply(self.linear(x))
 
 
-class BakesItsBatch(_OneLinear):
+class ComputesWithItsBatch(_OneLinear):
     """Computes a shape from its batch: Python's trace records the size, but a trace of that
-    graph in C++ holds the example's batch as a constant and fails at any other."""
+    graph in C++ holds the example's batch as a constant and fails at any other (under
+    --shape-set the backends run Python's graph itself)."""
 
     def forward(self, x):
         return self.linear(x).reshape(x.size(0) * 3)
+

@@ -81,7 +81,7 @@ class Robustness : public ::testing::Test {
 TEST_F(Robustness, SuiteSurvivesCrashHangAndThrow) {
   const auto csv = temp_file("survives.csv");
   auto result =
-      tracebench({"--performance", "--backend=eager,ts", "-n", "3", "--timeout", "45",
+      tracebench({"--performance", "--backend=eager,ts", "-n", "3", "--timeout", "15",
                   bad("GoodModel"), bad("Segfaults"), bad("Hangs"), bad("ThrowsInForward"),
                   "--only=LinearModel", "--output", csv.string()});
   ASSERT_EQ(result.exit_code, 0) << result.output;

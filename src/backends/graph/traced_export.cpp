@@ -127,7 +127,7 @@ std::vector<at::Tensor> tensor_inputs(const std::vector<c10::IValue>& inputs,
 
 void save_trace(Model& model, const CompileOptions& options, bool flatten_outputs,
                 TensorConstants constants, const fs::path& module, const fs::path& inputs) {
-  auto graph = trace_model_graph(model, options.example_inputs);
+  auto graph = inference_graph(model, options);
   remove_zero_dropouts(*graph);
   if (flatten_outputs) graph = with_flat_outputs(graph);
   module_of_graph(graph, constants).save(module.string());

@@ -88,8 +88,9 @@ void redirect_device_constants(torch::jit::Graph& graph, c10::DeviceType from, c
   }
 }
 
-ParameterizedGraph trace_with_parameter_inputs(Model& model, const std::vector<c10::IValue>& inputs,
-                                               Mode mode) {
+namespace {
+
+void refuse_nested_inputs(const std::vector<c10::IValue>& inputs) {
   // The capture maps each lazy tensor back to the graph input it came from;
   // a tensor inside a tuple has no input of its own, so its replay would keep
   // the first call's values. Refused until the capture flattens such inputs.
@@ -101,18 +102,40 @@ ParameterizedGraph trace_with_parameter_inputs(Model& model, const std::vector<c
                              "take it");
     }
   }
-  torch::NoGradGuard no_grad;
-  std::vector<at::Tensor> tensors = model.tensors();
-  const size_t resident_count = tensors.size();
-  auto graph = trace_model_graph_with_tensor_inputs(model, inputs);
-  auto lifted = lift_tensor_constants(*graph, resident_count);
+}
+
+// `graph` over [resident..., inputs...] with its tensor constants lifted to
+// residents after them and made ready for the lazy device.
+ParameterizedGraph parameterized(std::shared_ptr<torch::jit::Graph> graph,
+                                 std::vector<at::Tensor> resident, size_t input_count, Mode mode) {
+  auto lifted = lift_tensor_constants(*graph, resident.size());
   redirect_device_constants(*graph, c10::kCPU, lazy_device());
   use_lazy_lowerable_ops(*graph, mode);
   if (mode == Mode::kTraining) give_convolutions_a_zero_bias(*graph);
   torch::jit::EliminateDeadCode(graph);
-  for (auto& tensor : lifted) tensors.push_back(tensor);
-  TORCH_INTERNAL_ASSERT(graph->inputs().size() == tensors.size() + inputs.size());
-  return {graph, std::move(tensors)};
+  for (auto& tensor : lifted) resident.push_back(tensor);
+  TORCH_INTERNAL_ASSERT(graph->inputs().size() == resident.size() + input_count);
+  return {graph, std::move(resident)};
+}
+
+}  // namespace
+
+ParameterizedGraph trace_with_parameter_inputs(Model& model, const std::vector<c10::IValue>& inputs,
+                                               Mode mode) {
+  refuse_nested_inputs(inputs);
+  torch::NoGradGuard no_grad;
+  return parameterized(trace_model_graph_with_tensor_inputs(model, inputs), model.tensors(),
+                       inputs.size(), mode);
+}
+
+ParameterizedGraph inference_graph_with_parameter_inputs(Model& model,
+                                                         const CompileOptions& options) {
+  if (auto graph = shape_set_graph(model, options)) {
+    refuse_nested_inputs(options.example_inputs);
+    // Its parameters are constants: lifted, they are the residents.
+    return parameterized(graph, {}, options.example_inputs.size(), Mode::kInference);
+  }
+  return trace_with_parameter_inputs(model, options.example_inputs);
 }
 
 at::Tensor to_lazy_data(const at::Tensor& tensor) {

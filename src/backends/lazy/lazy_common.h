@@ -60,6 +60,12 @@ struct ParameterizedGraph {
 ParameterizedGraph trace_with_parameter_inputs(Model& model, const std::vector<c10::IValue>& inputs,
                                                Mode mode = Mode::kInference);
 
+/// For inference: tracebench/tracing.h's shape_set_graph where there is one
+/// (its tensor constants the residents), else trace_with_parameter_inputs on
+/// the example inputs.
+ParameterizedGraph inference_graph_with_parameter_inputs(Model& model,
+                                                         const CompileOptions& options);
+
 /// Factory ops in a trace carry the device they ran on as a constant: points
 /// every device constant of type `from` at `to` instead (top-level nodes).
 void redirect_device_constants(torch::jit::Graph& graph, c10::DeviceType from, c10::Device to);
