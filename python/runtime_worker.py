@@ -128,8 +128,13 @@ class TorchCompile:
             self.compiled(*example)
         self.torch = torch
         self.version = torch.__version__
+        # The vector ISA inductor generated code for: its check of the CPU compiles and loads a
+        # probe, and where that fails (a timeout under load) its kernels are scalar.
+        from torch._inductor import cpu_vec_isa
+
+        isa = cpu_vec_isa.pick_vec_isa()
         self.settings = {"backend": "inductor", "mode": options["mode"], "freezing": True,
-                         "threads": torch.get_num_threads()}
+                         "threads": torch.get_num_threads(), "vec_isa": str(isa) if isa else "none"}
 
     def counters(self):
         """Dynamo's distinct graphs so far, the load's included, and the seconds they took."""

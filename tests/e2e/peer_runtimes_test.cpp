@@ -210,6 +210,8 @@ TEST(PeerRuntimes, TorchCompileRunsInTheWorkerInBothModes) {
     EXPECT_TRUE(contains(row["runtime_settings"], mode)) << row;
     EXPECT_TRUE(contains(row["runtime_settings"], "freezing=true")) << row;
     EXPECT_TRUE(contains(row["runtime_settings"], "threads=1")) << row;
+    // Which vector ISA inductor's kernels use ("none" where its CPU check failed).
+    EXPECT_TRUE(contains(row["runtime_settings"], "vec_isa=")) << row;
     // inductor compiles in the worker's load, inside the compile step: dynamo's
     // graphs count from there.
     EXPECT_GT(row["compilation_latency_s"].get<double>(), 1.0) << row;
