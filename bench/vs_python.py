@@ -23,7 +23,6 @@ geomean of the ratios.
 """
 
 import argparse
-import ctypes
 import importlib.util
 import json
 import math
@@ -89,10 +88,12 @@ def compiled_with_inductor(model):
     if not hasattr(torch, "compile"):
         raise SystemExit(f"torch {torch.__version__} has no torch.compile; run this with "
                          "PyTorch 2.x's python (make torch2-env: build-torch2/venv/bin/python)")
-    # As tracebench's torch_compile worker does (python/runtime_worker.py): on a CPU where
-    # inductor vectorizes, its kernels need libtorch's symbols global to load.
-    ctypes.CDLL(os.path.join(os.path.dirname(torch.__file__), "lib", "libtorch_cpu.so"),
-                mode=ctypes.RTLD_GLOBAL)
+    # As tracebench's torch_compile worker does: on a CPU where inductor vectorizes, its
+    # kernels need libtorch's symbols global to load.
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+    from runtime_worker import inductor_kernels_find_libtorch
+
+    inductor_kernels_find_libtorch(torch)
     torch._inductor.config.freezing = True
     return torch.compile(model, mode="max-autotune-no-cudagraphs")
 
