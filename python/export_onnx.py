@@ -42,6 +42,27 @@ def flat_tensors(value):
     return [value]
 
 
+def unflatten_as_reshape(g, input, dim, sizes):
+    """aten::unflatten for PyTorch 1.13's exporter, which has no symbolic for it (2.0 added one):
+    a Reshape to the input's shape with dimension `dim` replaced by `sizes` (constants in a
+    trace), the other dimensions read at run time."""
+    import torch
+    from torch.onnx import symbolic_helper
+
+    dim = symbolic_helper._get_const(dim, "i", "dim")
+    sizes = symbolic_helper._get_const(sizes, "is", "sizes")
+    rank = symbolic_helper._get_tensor_rank(input)
+    if rank is None:
+        return symbolic_helper._unimplemented("unflatten", "input of unknown rank")
+    dim = dim % rank
+    shape = g.op("Shape", input)
+    before = symbolic_helper._slice_helper(g, shape, axes=[0], starts=[0], ends=[dim])
+    after = symbolic_helper._slice_helper(g, shape, axes=[0], starts=[dim + 1],
+                                          ends=[sys.maxsize])
+    middle = g.op("Constant", value_t=torch.tensor(sizes, dtype=torch.int64))
+    return g.op("Reshape", input, g.op("Concat", before, middle, after, axis_i=0))
+
+
 def export(module, inputs, output, dynamic_dim):
     import torch
 
@@ -56,6 +77,8 @@ def export(module, inputs, output, dynamic_dim):
             dynamic_axes = {name: {dynamic_dim: "shape_set"}
                             for name, tensor in zip(input_names, tensors)
                             if tensor.dim() > dynamic_dim}
+        torch.onnx.register_custom_op_symbolic("aten::unflatten", unflatten_as_reshape,
+                                               OPSET_TORCHSCRIPT_EXPORTER)
         torch.onnx.export(module, tuple(inputs), output, opset_version=OPSET_TORCHSCRIPT_EXPORTER,
                           do_constant_folding=True, input_names=input_names,
                           output_names=output_names, dynamic_axes=dynamic_axes)
