@@ -57,9 +57,10 @@ def export(module, inputs, output, dynamic_dim):
 
     link_only_what_tracebench_loads()
     program = traced_exporter.exported_program(module, inputs, dynamic_dim)
-    torch._inductor.aoti_compile_and_package(program,
-                                             package_path=output,
-                                             inductor_configs={"freezing": True})
+    with traced_exporter.sizes_not_fixed_by_example(dynamic_dim):
+        torch._inductor.aoti_compile_and_package(program,
+                                                 package_path=output,
+                                                 inductor_configs={"freezing": True})
 
 
 def main():

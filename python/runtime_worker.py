@@ -124,7 +124,11 @@ class TorchCompile:
         with torch.no_grad():
             program = traced_exporter.exported_program(module, example,
                                                        options.get("dynamic_dim"))
-            self.compiled = torch.compile(program.module(), mode=options["mode"])
+            # Without the program's own check of its inputs' sizes: from a batch-1 example
+            # torch.export declares batches of 2 and more (traced_exporter.py widens it), and
+            # timm's convnext_atto then refused batch 1. The harness checks every shape's outputs.
+            graph_module = program.module(check_guards=False)
+            self.compiled = torch.compile(graph_module, mode=options["mode"])
             self.compiled(*example)
         self.torch = torch
         self.version = torch.__version__

@@ -42,13 +42,88 @@ def exported_program(module, inputs, dynamic_dim=None):
     every weight (resnet50, batch 1, 2 threads, one process: 81 ms against 60 ms). Exporting
     the converted program's module once more gives the program torch.export makes from
     an nn.Module, whose weights freezing prepacks (56 ms; docs/pytorch2.md).
+
+    With a dynamic dim, the example is widened past size 1 there (widened_past_one) and both
+    exports reason about sizes without the example's values (sizes_not_fixed_by_example).
     """
+    import torch
+
+    shapes = None
+    if dynamic_dim is not None:
+        inputs = widened_past_one(inputs, dynamic_dim)
+        shapes = dynamic_shapes(inputs, dynamic_dim)
+    with sizes_not_fixed_by_example(dynamic_dim):
+        converted = converter_keeping_size_arithmetic()(module, tuple(inputs)).convert()
+        return torch.export.export(converted.module(), tuple(inputs), dynamic_shapes=shapes)
+
+
+def sizes_not_fixed_by_example(dynamic_dim):
+    """A context in which torch.export and inductor reason about sizes without the example's
+    values (backed_size_oblivious) when there is a dynamic dim, and nothing otherwise. Without it a
+    size the example has at a limit (a GPT's sequence at its block size, where slicing its mask
+    takes all of it) is fixed at the example's, and the program, or AOTInductor's code, takes no
+    other length."""
+    import contextlib
+
+    from torch.fx.experimental import _config as shape_config
+
+    if dynamic_dim is None:
+        return contextlib.nullcontext()
+    return shape_config.patch(backed_size_oblivious=True)
+
+
+def widened_past_one(inputs, dynamic_dim):
+    """The inputs with dimension dynamic_dim of every tensor of size 1 there repeated to size 2.
+
+    torch.export fixes a dimension whose example size is 1 (a 1 could broadcast): every hub model,
+    whose examples are batches of 1, took batch 1 only. Reasoning without the example's values
+    (sizes_not_fixed_by_example) keeps it dynamic, but what is compiled still follows the
+    example: AOTInductor compiled BERT for a batch of 1 into code that gave wrong numbers at 2
+    (its pooler's output off by 380x). Repeating the example's one row keeps its values valid."""
+    import torch
+
+    def of(value):
+        if isinstance(value, (tuple, list)):
+            return type(value)(of(item) for item in value)
+        if isinstance(value, dict):
+            return {key: of(item) for key, item in value.items()}
+        if isinstance(value, torch.Tensor) and value.dim() > dynamic_dim and \
+                value.size(dynamic_dim) == 1:
+            return torch.cat([value, value], dynamic_dim)
+        return value
+
+    return tuple(of(value) for value in inputs)
+
+
+def converter_keeping_size_arithmetic():
+    """torch.export's TorchScript converter, with the graph's arithmetic on ints (a size times a
+    size: aten::mul.int, ...) done by Python's operators.
+
+    The converter calls those TorchScript ops as ATen ops whose schema takes plain ints, and
+    calling one with a symbolic size fixes that size at the example's: timm's mobilevit, whose
+    reshapes multiply the batch by the channels, took only the example's batch. Python's
+    operators keep the size symbolic."""
+    import operator
+
     import torch
     from torch._export.converter import TS2EPConverter
 
-    converted = TS2EPConverter(module, tuple(inputs)).convert()
-    shapes = None if dynamic_dim is None else dynamic_shapes(inputs, dynamic_dim)
-    return torch.export.export(converted.module(), tuple(inputs), dynamic_shapes=shapes)
+    python_operator = {
+        torch.ops.aten.mul.int: operator.mul,
+        torch.ops.aten.add.int: operator.add,
+        torch.ops.aten.sub.int: operator.sub,
+        torch.ops.aten.floordiv.int: operator.floordiv,
+    }
+
+    class Converter(TS2EPConverter):
+        def retrace_as_exported_program(self, gm, name_to_constant):
+            for node in gm.graph.nodes:
+                if node.op == "call_function" and node.target in python_operator:
+                    node.target = python_operator[node.target]
+            gm.recompile()
+            return super().retrace_as_exported_program(gm, name_to_constant)
+
+    return Converter
 
 
 def run(backend, description, export, unsupported):

@@ -1,6 +1,7 @@
 #include "runner/accuracy.h"
 
 #include <optional>
+#include <stdexcept>
 
 #include "accuracy/output_comparison.h"
 #include "accuracy/tolerance.h"
@@ -62,7 +63,15 @@ c10::IValue run_once(Backend& backend, LoadedModel& loaded, const RunOptions& op
     for (auto& tensor : model->tensors()) tensor.requires_grad_(false);
     const auto compiled = backend.compile(*model, compile_options);
     std::vector<c10::IValue> outputs;
-    for (const auto& set : call_sets) outputs.push_back(compiled->run(set));
+    const ShapeSet shapes = parse_shape_set(options.shape_set);
+    for (size_t set = 0; set < call_sets.size(); ++set) {
+      try {
+        outputs.push_back(compiled->run(call_sets[set]));
+      } catch (const std::exception& error) {
+        if (shapes.empty()) throw;
+        throw std::runtime_error(shapes.failed_at(set) + describe_error(error));
+      }
+    }
     if (row) record_compiled_model(*row, *compiled);
     return outputs.size() == 1 ? outputs.front() : as_tuple(std::move(outputs));
   }

@@ -456,7 +456,7 @@ std::vector<ResultRow> measure_performance(LoadedModel& loaded, const RunOptions
       take_sample(contender, sample_inputs, options.iterations_per_run, settling);
       contender.sample_sets.resize(contender.samples.size(), set);
       if (contender.failed && !failed_before && !shapes.empty()) {
-        contender.error = "at " + shapes.label(set) + " of --shape-set: " + contender.error;
+        contender.error = shapes.failed_at(set) + contender.error;
         if (contender.backend->traces_model()) {
           contender.error +=
               " (a traced graph holds the example's sizes as constants where tracing turned a "

@@ -62,6 +62,10 @@ std::string ShapeSet::label(size_t index) const {
          std::to_string(sizes.at(index));
 }
 
+std::string ShapeSet::failed_at(size_t index) const {
+  return "at " + label(index) + " of --shape-set: ";
+}
+
 ShapeSet parse_shape_set(const std::string& text) {
   ShapeSet set;
   if (text.empty()) return set;

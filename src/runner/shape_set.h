@@ -24,6 +24,9 @@ struct ShapeSet {
   bool empty() const { return sizes.empty(); }
   /// "batch=4" or "dim1=128": what names the shape in rows and reports.
   std::string label(size_t index) const;
+  /// What a row's error starts with when the backend failed at that shape:
+  /// "at batch=4 of --shape-set: ".
+  std::string failed_at(size_t index) const;
 };
 
 /// Parses --shape-set's text: "batch=1,2,4,8" or "dim1=32,64,128", where a

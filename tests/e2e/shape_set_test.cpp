@@ -115,10 +115,13 @@ constexpr const char* kBadModels = "tests/data/bad_models.cpp";
 // the sizes Python's tracer recorded: the GPT file builds its positions and
 // mask from the input's length, and ComputesWithItsBatch its output's shape
 // from its batch. Both fail at the set's other shape when traced again in C++.
+// On 2.x the exports (python/traced_exporter.py) keep those sizes symbolic:
+// the GPT's example is at its block size, where slicing its mask takes all of
+// it, which torch.export took for the only length; aot_inductor then gave the
+// example's shape at every length.
 TEST(ShapeSets, AModelFromPythonRunsItsOwnGraphAtEveryShape) {
-  std::vector<std::string> backends = {"ts", "ofi", "lazy_trace_once"};
-  // On 2.x the exporters' TorchScript converter fixes the sizes (docs/pytorch2.md).
-  if (TORCH_VERSION_MAJOR < 2) backends.push_back("onnxruntime");
+  std::vector<std::string> backends = {"ts", "ofi", "lazy_trace_once", "onnxruntime"};
+  if (TORCH_VERSION_MAJOR >= 2) backends.push_back("aot_inductor");
   for (const auto& backend : backends) {
     const auto gpt = row_under_shape_set(
         backend, "dim1=16,32", "tests/data/user_models/gpt/gpt_lm.py", "GPTLanguageModel");
@@ -143,14 +146,24 @@ TEST(ShapeSets, ABackendWrongAtAnotherShapeDoesNotPass) {
 }
 
 // A graph that holds the example's batch as a constant where it shapes a
-// tensor fails at another batch of the set; the row says at which, and why
-// such a trace fails.
+// tensor fails at another batch of the set; the row says at which, in both
+// modes, and why such a trace fails.
 TEST(ShapeSets, ATraceThatBakesTheBatchSaysWhereItFailed) {
   const auto row = at_batch_2_and_4("ts", kBadModels, "ReshapesByItsBatch");
   EXPECT_EQ(row["status"], "fail_to_run") << row;
   const std::string error = row["error"];
   EXPECT_EQ(error.rfind("at batch=4 of --shape-set: ", 0), 0u) << row;
   EXPECT_NE(error.find("holds the example's sizes as constants"), std::string::npos) << row;
+
+  const auto checked = tracebench_json(
+      {"--accuracy", "--backend=ts", "--shape-set", "batch=2,4",
+       "--only=path:" + testing::source_path(kBadModels).string() + ",class:ReshapesByItsBatch"},
+      "shapes_accuracy_baked.json");
+  ASSERT_EQ(checked["rows"].size(), 1u);
+  EXPECT_EQ(checked["rows"][0]["status"], "fail_to_run") << checked;
+  EXPECT_EQ(checked["rows"][0]["error"].get<std::string>().rfind("at batch=4 of --shape-set: ", 0),
+            0u)
+      << checked;
 }
 
 // auto checks its candidates at every shape of the set, so that it picks one

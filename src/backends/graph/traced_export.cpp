@@ -151,9 +151,12 @@ ExportedModel export_traced_model(Model& model, const CompileOptions& options,
   }
 
   // What makes the file: the trace, the example inputs' shapes, the exporter
-  // and the torch that runs it, what the exporter adds, and the dynamic dim.
+  // (its script and the module every exporter imports beside it) and the torch
+  // that runs it, what the exporter adds, and the dynamic dim.
+  const auto shared_module = fs::path(exporter.script).parent_path() / "traced_exporter.py";
   std::string key = file_bytes(module) + '\0' + file_bytes(inputs) + '\0' +
-                    file_bytes(exporter.script) + '\0' + exporter.python + '\0' + TORCH_VERSION;
+                    file_bytes(exporter.script) + '\0' + file_bytes(shared_module) + '\0' +
+                    exporter.python + '\0' + TORCH_VERSION;
   for (const auto& extra : exporter.key_extras) key += '\0' + extra;
   if (options.dynamic_dim) key += std::string(1, '\0') + "dynamic_dim " + command.back();
   const auto dir = cache_directory() / exporter.cache_folder;
