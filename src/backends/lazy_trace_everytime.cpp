@@ -7,6 +7,7 @@
 
 #include <functional>
 
+#include "backends/lazy/flat_inputs.h"
 #include "backends/lazy/lazy_common.h"
 #include "backends/lazy/lazy_segments.h"
 #include "backends/lazy/lazy_training.h"
@@ -60,7 +61,7 @@ class LazyTraceEverytimeModel final : public CompiledModel {
 
   c10::IValue run(const std::vector<c10::IValue>& inputs) override {
     torch::NoGradGuard no_grad;
-    return calls_.sync([&] { return program_.record(inputs); });
+    return calls_.sync([&] { return program_.record(lazy::flat_inputs(inputs)); });
   }
 
   std::map<std::string, double> counters() const override { return calls_.counters(); }
@@ -79,7 +80,8 @@ class LazyTrainEverytimeStep final : public CompiledTrainingStep {
       : trainer_(model, options, recipe) {}
 
   c10::IValue run(const std::vector<c10::IValue>& inputs) override {
-    return calls_.sync([&] { return trainer_.record_iteration(lazy::to_lazy(inputs)); });
+    return calls_.sync(
+        [&] { return trainer_.record_iteration(lazy::to_lazy(lazy::flat_inputs(inputs))); });
   }
 
   std::map<std::string, double> counters() const override { return calls_.counters(); }
@@ -108,17 +110,17 @@ class LazyTraceEverytimeBackend final : public Backend {
     }
     lazy::ensure_lazy_backend();
     auto traced = lazy::inference_graph_with_parameter_inputs(model, options);
+    const auto example = lazy::flat_inputs(options.example_inputs);
     auto record_every_call = [](lazy::ParameterizedGraph graph, const std::vector<c10::IValue>&) {
       return std::make_unique<LazyTraceEverytimeModel>(lazy::LazyProgram(std::move(graph)));
     };
     // Ops LTC runs as eager fallbacks stay in the recorded graph (LTC splits
     // it itself, as for any user of it); only what LTC cannot run at all (a
     // nested tensor) runs on the CPU between segments.
-    const auto off_graph = lazy::nodes_off_the_lazy_graph(traced, options.example_inputs,
-                                                          lazy::BreakAt::kWhereLazyFails);
+    const auto off_graph =
+        lazy::nodes_off_the_lazy_graph(traced, example, lazy::BreakAt::kWhereLazyFails);
     if (off_graph.nodes.empty()) return record_every_call(std::move(traced), {});
-    return lazy::compile_in_segments(std::move(traced), off_graph, options.example_inputs,
-                                     record_every_call);
+    return lazy::compile_in_segments(std::move(traced), off_graph, example, record_every_call);
   }
   std::unique_ptr<CompiledTrainingStep> compile_training_step(
       Model& model, const CompileOptions& options, const TrainingRecipe& recipe) override {

@@ -20,6 +20,7 @@
 #include <chrono>
 #include <functional>
 
+#include "backends/lazy/flat_inputs.h"
 #include "backends/lazy/lazy_capture.h"
 #include "backends/lazy/lazy_common.h"
 #include "backends/lazy/lazy_frozen.h"
@@ -206,7 +207,8 @@ class LazyTraceOnceModel final : public CompiledModel {
     return captures_.insert(inputs, /*phase=*/0, std::move(entry)).structure;
   }
 
-  c10::IValue run(const std::vector<c10::IValue>& inputs) override {
+  c10::IValue run(const std::vector<c10::IValue>& nested_inputs) override {
+    const auto inputs = lazy::flat_inputs(nested_inputs);
     const Entry* found = captures_.find(inputs);
     if (!found) {
       ++counters_.retraces;
@@ -238,7 +240,8 @@ class LazyTrainOnceStep final : public CompiledTrainingStep {
   LazyTrainOnceStep(Model& model, const CompileOptions& options, const TrainingRecipe& recipe)
       : trainer_(model, options, recipe) {}
 
-  c10::IValue run(const std::vector<c10::IValue>& inputs) override {
+  c10::IValue run(const std::vector<c10::IValue>& nested_inputs) override {
+    const auto inputs = lazy::flat_inputs(nested_inputs);
     const Entry* found = captures_.find(inputs, phase());
     if (!found) return capture(inputs);
     const Entry& entry = *found;
@@ -328,11 +331,12 @@ class LazyTraceOnceBackend final : public Backend {
     }
     lazy::ensure_lazy_backend();
     auto traced = lazy::inference_graph_with_parameter_inputs(model, options);
-    const auto off_graph = lazy::nodes_off_the_lazy_graph(traced, options.example_inputs,
-                                                          lazy::BreakAt::kEveryEagerOp);
-    if (off_graph.nodes.empty()) return capture(std::move(traced), options.example_inputs);
+    const auto example = lazy::flat_inputs(options.example_inputs);
+    const auto off_graph =
+        lazy::nodes_off_the_lazy_graph(traced, example, lazy::BreakAt::kEveryEagerOp);
+    if (off_graph.nodes.empty()) return capture(std::move(traced), example);
     return lazy::compile_in_segments(
-        std::move(traced), off_graph, options.example_inputs,
+        std::move(traced), off_graph, example,
         [this](lazy::ParameterizedGraph segment, const std::vector<c10::IValue>& example) {
           return capture(std::move(segment), example);
         });

@@ -1,5 +1,6 @@
 #include "backends/lazy/lazy_common.h"
 
+#include "backends/lazy/flat_inputs.h"
 #include "backends/lazy/lazy_kernels.h"
 #include "backends/lazy/lazy_rewrites.h"
 #include "tracebench/tracing.h"
@@ -90,20 +91,6 @@ void redirect_device_constants(torch::jit::Graph& graph, c10::DeviceType from, c
 
 namespace {
 
-void refuse_nested_inputs(const std::vector<c10::IValue>& inputs) {
-  // The capture maps each lazy tensor back to the graph input it came from;
-  // a tensor inside a tuple has no input of its own, so its replay would keep
-  // the first call's values. Refused until the capture flattens such inputs.
-  for (size_t index = 0; index < inputs.size(); ++index) {
-    if (!inputs[index].isTensor() && holds_tensors_only(inputs[index])) {
-      throw UnsupportedModel("the lazy backends take each input as one tensor, and input " +
-                             std::to_string(index) + " is a " + inputs[index].tagKind() +
-                             " of tensors (an RNN's state?); ts, ofi and the peer runtimes "
-                             "take it");
-    }
-  }
-}
-
 // `graph` over [resident..., inputs...] with its tensor constants lifted to
 // residents after them and made ready for the lazy device.
 ParameterizedGraph parameterized(std::shared_ptr<torch::jit::Graph> graph,
@@ -122,18 +109,19 @@ ParameterizedGraph parameterized(std::shared_ptr<torch::jit::Graph> graph,
 
 ParameterizedGraph trace_with_parameter_inputs(Model& model, const std::vector<c10::IValue>& inputs,
                                                Mode mode) {
-  refuse_nested_inputs(inputs);
   torch::NoGradGuard no_grad;
-  return parameterized(trace_model_graph_with_tensor_inputs(model, inputs), model.tensors(),
-                       inputs.size(), mode);
+  auto graph = trace_model_graph_with_tensor_inputs(model, inputs);
+  auto resident = model.tensors();
+  flatten_graph_inputs(*graph, resident.size(), inputs);
+  return parameterized(graph, std::move(resident), flat_inputs(inputs).size(), mode);
 }
 
 ParameterizedGraph inference_graph_with_parameter_inputs(Model& model,
                                                          const CompileOptions& options) {
   if (auto graph = shape_set_graph(model, options)) {
-    refuse_nested_inputs(options.example_inputs);
+    flatten_graph_inputs(*graph, 0, options.example_inputs);
     // Its parameters are constants: lifted, they are the residents.
-    return parameterized(graph, {}, options.example_inputs.size(), Mode::kInference);
+    return parameterized(graph, {}, flat_inputs(options.example_inputs).size(), Mode::kInference);
   }
   return trace_with_parameter_inputs(model, options.example_inputs);
 }

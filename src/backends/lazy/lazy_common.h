@@ -45,10 +45,11 @@ void ensure_lazy_backend();
 c10::Device lazy_device();
 torch::lazy::BackendDevice lazy_backend_device();
 
-/// The model's forward pass as a graph over [resident tensors..., inputs...].
-/// Resident tensors are the model's tensors() followed by any tensor
-/// constants the trace contained (lifted to inputs so they can live on the
-/// lazy device too).
+/// The model's forward pass as a graph over [resident tensors..., inputs...],
+/// its inputs flat (flat_inputs.h: a tuple of tensors is one input per
+/// tensor, and every call passes flat_inputs of its inputs). Resident tensors
+/// are the model's tensors() followed by any tensor constants the trace
+/// contained (lifted to inputs so they can live on the lazy device too).
 struct ParameterizedGraph {
   std::shared_ptr<torch::jit::Graph> graph;
   std::vector<at::Tensor> resident;  // CPU tensors, one per leading graph input

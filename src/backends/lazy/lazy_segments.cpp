@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "backends/graph/graph_cut.h"
+#include "backends/lazy/flat_inputs.h"
 #include "backends/lazy/lazy_capture.h"
 #include "backends/lazy/lazy_training.h"
 
@@ -239,7 +240,8 @@ class SegmentedModel final : public CompiledModel {
         sparse_ops_(off_graph.sparse_ops),
         model_tensor_writes_(off_graph.model_tensor_writes) {}
 
-  c10::IValue run(const std::vector<c10::IValue>& inputs) override {
+  c10::IValue run(const std::vector<c10::IValue>& nested_inputs) override {
+    const auto inputs = flat_inputs(nested_inputs);
     std::vector<c10::IValue> slots(slot_count_);
     std::copy(resident_.begin(), resident_.end(), slots.begin());
     std::copy(inputs.begin(), inputs.end(), slots.begin() + resident_.size());
