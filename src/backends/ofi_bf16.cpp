@@ -3,10 +3,14 @@
 // matmul (autocast's lower-precision list) and the weights' casts fold into
 // bfloat16 constants; then the frozen-graph passes of ofi. ofi's oneDNN
 // conversion skips bfloat16 convolutions, which run on ATen's own oneDNN
-// kernels instead.
+// kernels instead. Under --shape-set a model from TorchScript runs its own
+// graph, frozen, with the casts the JIT's autocast pass inserts: the same
+// casts, where a trace would fix the sizes the model computes with.
 //
 // Fast where the CPU has a native bfloat16 dot product (AVX-512 BF16, AMX);
 // elsewhere oneDNN emulates it, and the row says so.
+
+#include <torch/csrc/jit/passes/autocast.h>
 
 #include "backends/autocast_scope.h"
 #include "backends/graph/frozen_graph.h"
@@ -106,6 +110,20 @@ std::unique_ptr<Bf16GraphModel> model_that_runs(std::shared_ptr<torch::jit::Grap
   }
 }
 
+// The graph with autocast's casts: under --shape-set a model from
+// TorchScript's own graph, frozen (shape_set_graph), given them by the JIT's
+// autocast pass, since a trace in C++ fixes the sizes the model computes
+// with; otherwise the trace under autocast, which records them.
+std::shared_ptr<torch::jit::Graph> graph_under_autocast(Model& model,
+                                                        const CompileOptions& options) {
+  AutocastScope autocast(Precision::kAmp);
+  if (auto graph = shape_set_graph(model, options)) {
+    torch::jit::Autocast(graph);
+    return graph;
+  }
+  return trace_model_graph(model, options.example_inputs);
+}
+
 class OptimizeForInferenceBf16Backend final : public Backend {
  public:
   bool traces_model() const override { return true; }
@@ -116,8 +134,7 @@ class OptimizeForInferenceBf16Backend final : public Backend {
   std::unique_ptr<CompiledModel> compile(Model& model, const CompileOptions& options) override {
     std::shared_ptr<torch::jit::Graph> traced;
     try {
-      AutocastScope autocast(Precision::kAmp);
-      traced = trace_model_graph(model, options.example_inputs);
+      traced = graph_under_autocast(model, options);
     } catch (const UnsupportedModel&) {
       throw;  // no trace at all, autocast or not
     } catch (const std::exception& error) {
