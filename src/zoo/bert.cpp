@@ -42,9 +42,14 @@ BertEmbeddingImpl::BertEmbeddingImpl(int64_t vocab_size, int64_t hidden, int64_t
   dropout = register_module("dropout", nn::Dropout(dropout_p));
 }
 
+// Each token's position is counted from the tokens, not read from their
+// length: a size read in C++ is a constant in every trace, whose graph would
+// then run at the example's sequence length only (--shape-set dim1=...).
+// The cast is explicit because PyTorch 1.13's ONNX export of the cumsum lost
+// its dtype, and OpenVINO then refused the Gather's indices.
 torch::Tensor BertEmbeddingImpl::forward(torch::Tensor sequence, torch::Tensor segment_label) {
-  using torch::indexing::Slice;
-  auto positional = pe.index({Slice(), Slice(0, sequence.size(1))});
+  const auto positions = (torch::ones_like(sequence).cumsum(1) - 1).to(torch::kInt64);
+  const auto positional = torch::embedding(pe[0], positions);
   return dropout(token(sequence) + positional + segment(segment_label));
 }
 

@@ -72,7 +72,8 @@ TEST(ShapeSets, EachShapeHasItsMedianAndTheLazyTraceItsRetraces) {
 
 // The zoo's transformers split their heads by the dimensions they come from,
 // not by the batch size read in C++ (which a trace bakes in): their traces
-// run at every batch of the set.
+// run at every batch of the set. BERT counts its tokens' positions rather
+// than reading their length, so its traces run at every sequence length too.
 TEST(ShapeSets, TheZoosTransformerTracesRunAtEveryBatch) {
   const auto report =
       tracebench_json({"--accuracy", "--backend=ts", "-k", "timm_vision_transformer|BERT_pytorch",
@@ -80,6 +81,12 @@ TEST(ShapeSets, TheZoosTransformerTracesRunAtEveryBatch) {
                       "shapes_transformers.json");
   ASSERT_EQ(report["rows"].size(), 2u);
   for (const auto& row : report["rows"]) EXPECT_EQ(row["status"], "pass") << row;
+
+  const auto lengths = tracebench_json({"--accuracy", "--backend=ts,lazy_trace_once,onnxruntime",
+                                        "-k", "BERT_pytorch", "--shape-set", "dim1=16,32"},
+                                       "shapes_bert_lengths.json");
+  ASSERT_EQ(lengths["rows"].size(), 3u);
+  for (const auto& row : lengths["rows"]) EXPECT_EQ(row["status"], "pass") << row;
 }
 
 TEST(ShapeSets, AccuracyIsCheckedAtEveryShape) {
