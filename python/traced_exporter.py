@@ -15,6 +15,20 @@ import sys
 EXIT_UNSUPPORTED = 3
 
 
+def map_leaves(inputs, leaf):
+    """`inputs` with every value inside their tuples, lists and dicts, nested, replaced by
+    leaf(value); the containers keep their kinds and keys. A tuple."""
+
+    def of(value):
+        if isinstance(value, (tuple, list)):
+            return type(value)(of(item) for item in value)
+        if isinstance(value, dict):
+            return {key: of(item) for key, item in value.items()}
+        return leaf(value)
+
+    return tuple(of(value) for value in inputs)
+
+
 def dynamic_shapes(inputs, dynamic_dim):
     """torch.export's dynamic_shapes for `inputs` (mirroring their tuples, lists and dicts):
     dimension dynamic_dim of every tensor of more dimensions left to torch.export (Dim.AUTO: dynamic
@@ -22,15 +36,11 @@ def dynamic_shapes(inputs, dynamic_dim):
     import torch
 
     def of(value):
-        if isinstance(value, (tuple, list)):
-            return type(value)(of(item) for item in value)
-        if isinstance(value, dict):
-            return {key: of(item) for key, item in value.items()}
         if isinstance(value, torch.Tensor) and value.dim() > dynamic_dim:
             return {dynamic_dim: torch.export.Dim.AUTO}
         return None
 
-    return tuple(of(value) for value in inputs)
+    return map_leaves(inputs, of)
 
 
 def exported_program(module, inputs, dynamic_dim=None):
@@ -83,16 +93,12 @@ def widened_past_one(inputs, dynamic_dim):
     import torch
 
     def of(value):
-        if isinstance(value, (tuple, list)):
-            return type(value)(of(item) for item in value)
-        if isinstance(value, dict):
-            return {key: of(item) for key, item in value.items()}
         if isinstance(value, torch.Tensor) and value.dim() > dynamic_dim and \
                 value.size(dynamic_dim) == 1:
             return torch.cat([value, value], dynamic_dim)
         return value
 
-    return tuple(of(value) for value in inputs)
+    return map_leaves(inputs, of)
 
 
 def converter_keeping_size_arithmetic():
