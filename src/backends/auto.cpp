@@ -1,7 +1,7 @@
 // auto: compiles every recipe that may run the model, keeps those whose
 // outputs pass the accuracy rule against eager (an fp64 reference where the
 // model runs in float64) under --auto-tolerance, times the keepers in
-// interleaved rounds, and runs the fastest. Under --shape-set it checks and
+// interleaved rounds (auto_rounds.h), and runs the fastest. Under --shape-set it checks and
 // times them at every shape of the set. Its row names the winner
 // (`chosen`), and each candidate's median or why it was dropped is in the
 // row's counters and warnings (JSON). The search is its compile time.
@@ -9,14 +9,12 @@
 #include <torch/version.h>
 
 #include <algorithm>
-#include <cmath>
-#include <limits>
 
 #include "accuracy/tolerance.h"
+#include "backends/auto_rounds.h"
 #include "backends/graph/frozen_graph.h"
 #include "backends/registry.h"
 #include "measure/quiet_threads.h"
-#include "measure/statistics.h"
 #include "util/tensor_tree.h"
 #include "util/text.h"
 
@@ -56,15 +54,9 @@ bool is_ofi_unchanged(const std::string& name, const CompiledModel& compiled) {
   return false;
 }
 
-// Rounds of one timed call per candidate, in turn, so that drift in machine
-// load hits every candidate alike.
-constexpr int kRounds = 7;
-
 struct Candidate {
   std::string name;
   std::unique_ptr<CompiledModel> compiled;
-  std::vector<double> samples_s;  // seconds per call, or per call at each --shape-set shape
-  double median_s = 0;            // of samples_s, once they are all taken
 };
 
 c10::IValue as_float64(const c10::IValue& value) {
@@ -196,7 +188,7 @@ class AutoBackend final : public Backend {
       }
       announce(name);
       try {
-        Candidate candidate{name, backend->compile(model, options), {}};
+        Candidate candidate{name, backend->compile(model, options)};
         if (is_ofi_unchanged(name, *candidate.compiled)) {
           dropped.push_back({"auto_dropped",
                              std::string(name) + " rewrites no layer of this model, so it is ofi"});
@@ -220,33 +212,29 @@ class AutoBackend final : public Backend {
       announce(candidate.name);
       for (const auto& inputs : input_sets) candidate.compiled->run(inputs);
     }
-    for (int round = 0; round < kRounds; ++round) {
-      for (auto& candidate : kept) {
-        // Right after another candidate's call, the other's threads (LibTorch's
-        // OpenMP, XNNPACK's pthreadpool, OpenVINO's TBB, a worker's ONNX
-        // Runtime pool) still spin and take cores from this one (alexnet:
-        // onnxruntime lost to xnnpack by 1.4x): wait for them, then wake this
-        // candidate's own threads with an untimed call, as the timed samples do.
-        // A sample is one call at each shape of the set.
-        announce(candidate.name);
-        wait_for_quiet_threads();
-        candidate.compiled->run(input_sets.front());
-        double seconds = 0;
-        for (const auto& inputs : input_sets) {
-          seconds += candidate.compiled->seconds_per_call(inputs, 1);
-        }
-        candidate.samples_s.push_back(seconds);
+    const auto rounds = time_candidates_in_rounds(kept.size(), [&](size_t index) {
+      // Right after another candidate's call, the other's threads (LibTorch's
+      // OpenMP, XNNPACK's pthreadpool, OpenVINO's TBB, a worker's ONNX
+      // Runtime pool) still spin and take cores from this one (alexnet:
+      // onnxruntime lost to xnnpack by 1.4x): wait for them, then wake this
+      // candidate's own threads with an untimed call, as the timed samples do.
+      // A sample is one call at each shape of the set.
+      auto& candidate = kept[index];
+      announce(candidate.name);
+      wait_for_quiet_threads();
+      candidate.compiled->run(input_sets.front());
+      double seconds = 0;
+      for (const auto& inputs : input_sets) {
+        seconds += candidate.compiled->seconds_per_call(inputs, 1);
       }
-    }
-    std::map<std::string, double> counters;
-    for (auto& candidate : kept) {
-      candidate.median_s = median(candidate.samples_s);
-      counters["auto_candidate_ms." + candidate.name] = candidate.median_s * 1e3;
-    }
-    auto fastest = std::min_element(kept.begin(), kept.end(), [](const auto& a, const auto& b) {
-      return a.median_s < b.median_s;
+      return seconds;
     });
-    return std::make_unique<AutoModel>(std::move(*fastest), std::move(counters),
+    std::map<std::string, double> counters;
+    for (size_t i = 0; i < kept.size(); ++i) {
+      counters["auto_candidate_ms." + kept[i].name] = rounds.medians_s[i] * 1e3;
+    }
+    counters["auto_runoff_candidates"] = static_cast<double>(rounds.runoff_candidates);
+    return std::make_unique<AutoModel>(std::move(kept[rounds.fastest]), std::move(counters),
                                        std::move(dropped));
   }
 };

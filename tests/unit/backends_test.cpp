@@ -197,6 +197,7 @@ TEST(Auto, ChoosesATimedCandidateWithinItsTolerance) {
     const std::string chosen = compiled->chosen();
     EXPECT_GT(counters.count("auto_candidate_ms." + chosen), 0u) << chosen;
     EXPECT_GT(counters.count("auto_candidate_ms.eager"), 0u);
+    EXPECT_EQ(counters.count("auto_runoff_candidates"), 1u);
     // int8 allows everything looser than exact, bfloat16 included.
     for (const char* reduced : {"int8_dynamic", "ofi_bf16"}) {
       EXPECT_EQ(counters.count(std::string("auto_candidate_ms.") + reduced),
