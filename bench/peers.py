@@ -17,7 +17,8 @@ the median over all its samples. Prints per model the medians (ms per call), the
     slower than the fastest single runtime);
   - ov / ov API and ort / ort API: each runtime through tracebench against its own API (the
     seam's cost: 1.00 is none; onnxruntime runs in tracebench's Python worker);
-with 95% t intervals over the rounds, and the geomeans of the ratios.
+with 95% t intervals over the rounds, and the geomeans of the ratios; "auto ran" names what auto
+chose in each of its processes, with counts where the rounds disagreed.
 
     build-peers/venv/bin/python bench/peers.py --tracebench build/tracebench \\
         [--models resnet18 ...] [--batch-sizes 1 8] [--rounds 3] [--repeat 20] [--threads 2]
@@ -25,6 +26,7 @@ with 95% t intervals over the rounds, and the geomeans of the ratios.
 """
 
 import argparse
+import collections
 import json
 import os
 import statistics
@@ -144,7 +146,7 @@ def side_samples(args, side, model, batch, scratch, exported, chosen):
         row = next(row for row in json.load(file)["rows"] if row["backend"] == backend)
     if row["status"] != "pass":
         raise RuntimeError(f"tracebench --backend {backend}: {row['status']}: {row['error']}")
-    chosen[side] = row.get("chosen", "")
+    chosen.setdefault(side, []).append(row.get("chosen", ""))
     return row["samples_s"]
 
 
@@ -162,6 +164,15 @@ def measure(args, model, batch, scratch):
             medians[side] = statistics.median(samples)
         rounds.append(medians)
     return {side: statistics.median(samples) for side, samples in pooled.items()}, rounds, chosen
+
+
+def choices(picks):
+    """What auto ran, once per round: its name when every round agreed, else each with a count
+    ("onnxruntime 5, openvino 1"), since a tie between runtimes can go either way."""
+    counted = collections.Counter(picks).most_common()
+    if len(counted) == 1:
+        return counted[0][0]
+    return ", ".join(f"{name} {count}" for name, count in counted)
 
 
 def ratio(medians, numerator, denominators):
@@ -227,7 +238,7 @@ def main():
                 ratios[name].append(value)
                 low, high = ratio_interval([ratio(r, numerator, denominators) for r in rounds])
                 line += f"{f'{value:.3f} [{low:.2f}, {high:.2f}]':>24}"
-            print(line + f"   {chosen.get('auto', '')}", flush=True)
+            print(line + f"   {choices(chosen.get('auto', []))}", flush=True)
     if any(ratios.values()):
         print(f"{'geomean':<30}{'':>{17 * len(sides)}}" +
               "".join(f"{geomean(values):>24.3f}" for values in ratios.values()))

@@ -192,9 +192,14 @@ TEST(Auto, ChoosesATimedCandidateWithinItsTolerance) {
     CompileOptions options;
     options.example_inputs = model->example_inputs();
     options.auto_tolerance = tolerance;
+    std::vector<std::string> announced;
+    options.on_auto_candidate = [&](const std::string& name) { announced.push_back(name); };
     auto compiled = make_backend("auto")->compile(*model, options);
     const auto counters = compiled->counters();
     const std::string chosen = compiled->chosen();
+    // Its last step compiles the winner again, after the losers are freed.
+    ASSERT_FALSE(announced.empty());
+    EXPECT_EQ(announced.back(), chosen);
     EXPECT_GT(counters.count("auto_candidate_ms." + chosen), 0u) << chosen;
     EXPECT_GT(counters.count("auto_candidate_ms.eager"), 0u);
     EXPECT_EQ(counters.count("auto_runoff_candidates"), 1u);
