@@ -6,16 +6,18 @@ bytes (C order) of each tensor its "tensors" list describes as {"dtype", "shape"
 
     {"op": "load", "runtime", "model", "threads", "options"}
         -> {"runtime", "version", "language", "settings", "load_seconds"}
-    {"op": "run", "calls": N, "outputs": bool, "quiet_after": bool, "tensors": inputs}
+    {"op": "run", "calls": N, "outputs": bool, "tensors": inputs}
         -> {"seconds": [one per call], "counters": {name: value}, "tensors": the last call's
             outputs, or []}
+    {"op": "quiet"} -> {}
 
 "counters" holds what a runtime that compiles per input shape has compiled so far ("graphs",
 "graph_compile_s"; include/tracebench/counters.h), or nothing.
 
-With "quiet_after", the answer waits until the runtime's threads have stopped spinning after the
-calls (ONNX Runtime's spin for about 40 ms), so that they take no core from whatever the harness
-times next (src/measure/quiet_threads.h).
+"quiet" answers once the runtime's threads have stopped spinning after the last calls (ONNX
+Runtime's spin for about 40 ms), so that they take no core from whatever else the harness times
+next (src/measure/quiet_threads.h). A run answers at once: its threads still spin, as after a
+user's call, for the harness's next sample of the same model.
 
 Each call is timed here, around the runtime's own call as its users make it, so moving tensors
 between the processes is outside every sample. A failed request answers {"error": "Kind: first
@@ -251,8 +253,6 @@ def run(runtime, request, arrays):
         returned = runtime(feeds)
         seconds.append(time.perf_counter() - start)
     outputs = runtime.outputs(returned) if request.get("outputs") else []
-    if request.get("quiet_after"):
-        wait_for_quiet_threads()
     counters = runtime.counters() if hasattr(runtime, "counters") else {}
     return {"seconds": seconds, "counters": counters}, outputs
 
@@ -289,6 +289,9 @@ def main():
                     raise RuntimeError("run before load")
                 reply, outputs = run(runtime, request, arrays)
                 write_message(replies, reply, outputs)
+            elif request["op"] == "quiet":
+                wait_for_quiet_threads()
+                write_message(replies, {})
             else:
                 raise ValueError(f"unknown op {request['op']}")
         except Exception as error:  # the row shows this line; the trace goes to stderr

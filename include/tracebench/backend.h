@@ -136,6 +136,11 @@ class CompiledModel {
   /// (measure/quiet_threads.h) and then makes these calls, which wake its own
   /// pool as a user's previous call would.
   virtual int64_t settling_calls() const { return 0; }
+  /// Returns once the threads this model computes on in another process (a
+  /// worker's pool) no longer spin after its calls. The harness calls it
+  /// before it times another contender; the threads of this process are
+  /// waited for by measure/quiet_threads.h.
+  virtual void wait_for_quiet_threads_elsewhere() {}
   /// The runtime that ran it, its version and language: "OpenVINO 2026.4.1 (C++)".
   virtual std::string runtime() const { return libtorch_runtime(); }
   /// The runtime's settings it ran with (KEY -> value, as the runtime's own

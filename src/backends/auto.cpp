@@ -116,6 +116,9 @@ class AutoModel final : public CompiledModel {
     return winner_.compiled->seconds_per_call(inputs, calls);
   }
   int64_t settling_calls() const override { return winner_.compiled->settling_calls(); }
+  void wait_for_quiet_threads_elsewhere() override {
+    winner_.compiled->wait_for_quiet_threads_elsewhere();
+  }
   std::string runtime() const override { return winner_.compiled->runtime(); }
   std::map<std::string, std::string> runtime_settings() const override {
     return winner_.compiled->runtime_settings();
@@ -227,6 +230,7 @@ class AutoBackend final : public Backend {
       for (const auto& inputs : input_sets) {
         seconds += candidate.compiled->seconds_per_call(inputs, 1);
       }
+      candidate.compiled->wait_for_quiet_threads_elsewhere();  // the next turn is another's
       return seconds;
     });
     std::map<std::string, double> counters;

@@ -152,13 +152,9 @@ WorkerModel::WorkerModel(const std::string& python, const WorkerLoad& load, int6
 }
 
 std::vector<double> WorkerModel::call(const std::vector<c10::IValue>& inputs, int64_t calls,
-                                      bool timed, std::vector<at::Tensor>& returned) {
-  // An untimed call returns its outputs and leaves the worker's threads
-  // spinning, ready for the timed call after it; a timed one returns once
-  // they are quiet, so they spin into no one else's sample.
-  const auto reply = worker_.request(
-      {{"op", "run"}, {"calls", calls}, {"outputs", !timed}, {"quiet_after", timed}},
-      tensor_inputs(inputs, "a Python runtime's worker"), returned);
+                                      bool outputs, std::vector<at::Tensor>& returned) {
+  const auto reply = worker_.request({{"op", "run"}, {"calls", calls}, {"outputs", outputs}},
+                                     tensor_inputs(inputs, "a Python runtime's worker"), returned);
   const json counters = reply.value("counters", json::object());  // items() must not outlive it
   for (const auto& [name, value] : counters.items()) {
     counters_[name] = value.get<double>();
@@ -168,14 +164,19 @@ std::vector<double> WorkerModel::call(const std::vector<c10::IValue>& inputs, in
 
 c10::IValue WorkerModel::run(const std::vector<c10::IValue>& inputs) {
   std::vector<at::Tensor> returned;
-  call(inputs, 1, /*timed=*/false, returned);
+  call(inputs, 1, /*outputs=*/true, returned);
   return refill_outputs(output_structure_, returned, runtime_);
 }
 
 double WorkerModel::seconds_per_call(const std::vector<c10::IValue>& inputs, int64_t calls) {
   std::vector<at::Tensor> unused;
-  const auto seconds = call(inputs, calls, /*timed=*/true, unused);
+  const auto seconds = call(inputs, calls, /*outputs=*/false, unused);
   return std::accumulate(seconds.begin(), seconds.end(), 0.0) / static_cast<double>(calls);
+}
+
+void WorkerModel::wait_for_quiet_threads_elsewhere() {
+  std::vector<at::Tensor> none;
+  worker_.request({{"op", "quiet"}}, {}, none);
 }
 
 std::string python_runtime_version(const std::string& python, const std::string& module,

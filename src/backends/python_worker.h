@@ -14,6 +14,7 @@
 //       -> {"runtime", "version", "language", "settings", "load_seconds"}
 //   {"op": "run", "calls": N, "outputs": bool, "tensors": inputs}
 //       -> {"seconds": [N per-call times], "tensors": the last call's outputs or []}
+//   {"op": "quiet"} -> {} once the runtime's threads no longer spin
 // A failed request answers {"error": "Kind: first line", "unsupported": bool}.
 // The worker ends when its stdin closes.
 
@@ -75,6 +76,7 @@ class WorkerModel final : public CompiledModel {
   std::string runtime() const override { return runtime_; }
   // Its process shares the cores with this one's OpenMP threads (CompiledModel).
   int64_t settling_calls() const override { return 1; }
+  void wait_for_quiet_threads_elsewhere() override;
   std::map<std::string, std::string> runtime_settings() const override { return settings_; }
   std::map<std::string, double> counters() const override { return counters_; }
   void set_counter(const std::string& name, double value) { counters_[name] = value; }
@@ -82,8 +84,8 @@ class WorkerModel final : public CompiledModel {
   SaveableGraph saveable_graph() const override { return {nullptr, "", {model_file_}}; }
 
  private:
-  // `calls` calls timed in the worker; their outputs when `outputs` is set.
-  std::vector<double> call(const std::vector<c10::IValue>& inputs, int64_t calls, bool timed,
+  // `calls` calls timed in the worker; the last one's outputs when `outputs` is set.
+  std::vector<double> call(const std::vector<c10::IValue>& inputs, int64_t calls, bool outputs,
                            std::vector<at::Tensor>& returned);
 
   PythonWorker worker_;

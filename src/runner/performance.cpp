@@ -243,15 +243,15 @@ int64_t settling_calls(const std::vector<Contender>& contenders) {
   return calls;
 }
 
+// `quiet_first`: wait until no other thread of this process spins; then
+// `untimed_calls` calls, then the timed sample (see sample_lead).
 void take_sample(Contender& contender, const std::vector<c10::IValue>& inputs, int64_t iterations,
-                 int64_t settling_calls) {
+                 bool quiet_first, int64_t untimed_calls) {
   if (contender.failed) return;
   publish(ChildPhase::kSampling, contender);
   try {
-    if (settling_calls > 0) wait_for_quiet_threads();
-    for (int64_t i = 0; i < settling_calls; ++i) {
-      contender.compiled->run(inputs);
-    }
+    if (quiet_first) wait_for_quiet_threads();
+    for (int64_t i = 0; i < untimed_calls; ++i) contender.compiled->run(inputs);
     if (contender.other_streams.empty()) {
       contender.samples.push_back(contender.compiled->seconds_per_call(inputs, iterations));
       return;
@@ -263,6 +263,38 @@ void take_sample(Contender& contender, const std::vector<c10::IValue>& inputs, i
     contender.samples.insert(contender.samples.end(), seconds.begin(), seconds.end());
   } catch (const std::exception& error) {
     fail(contender, error);
+  }
+}
+
+// What comes before a contender's sample. Interleaved, every turn follows
+// another contender's: wait for quiet threads and make the settling calls.
+// Blocked, a block starts the same way but with --warmup calls, as a user's
+// loop starts (and as bench/peers.py's API side does), and the rest of the
+// block runs back to back, its pool awake as after a user's previous call.
+// Waiting and settling before each sample of a block left ONNX Runtime's
+// worker ~5% slower than its own API's loop on alexnet at batch 1 (Machine
+// D): once its pool had slept, its calls took ~100 ms to come back to speed
+// (docs/peers.md).
+struct SampleLead {
+  bool quiet_first;
+  int64_t untimed_calls;
+};
+
+SampleLead sample_lead(bool blocked, bool follows_itself, int64_t settling, int64_t warmup) {
+  if (!blocked) return {settling > 0, settling};
+  if (follows_itself) return {false, 0};
+  return {settling > 0, std::max(settling, warmup)};
+}
+
+// Before another contender's turn: the threads the previous one computes on
+// in another process (a worker's pool) stop spinning first.
+void quiet_threads_elsewhere(Contender& previous) {
+  if (previous.failed) return;
+  try {
+    previous.compiled->wait_for_quiet_threads_elsewhere();
+    for (auto& instance : previous.other_streams) instance->wait_for_quiet_threads_elsewhere();
+  } catch (const std::exception& error) {
+    fail(previous, error);
   }
 }
 
@@ -444,6 +476,8 @@ std::vector<ResultRow> measure_performance(LoadedModel& loaded, const RunOptions
   ShapeDraws draws(options.seed, pool.size());
   SampleBudget budget(options, contenders.size());
   const int64_t settling = settling_calls(contenders);
+  const bool blocked = options.sample_order == SampleOrder::kBlocked;
+  Contender* previous = nullptr;  // whose sample came last
   while (budget.another_repetition() && !contenders[0].failed) {
     const size_t set =
         shapes.empty() ? static_cast<size_t>(budget.sample_index()) % pool.size() : draws.next();
@@ -453,7 +487,11 @@ std::vector<ResultRow> measure_performance(LoadedModel& loaded, const RunOptions
     for (size_t index : budget.next_order()) {
       auto& contender = contenders[index];
       const bool failed_before = contender.failed;
-      take_sample(contender, sample_inputs, options.iterations_per_run, settling);
+      if (previous != nullptr && previous != &contender) quiet_threads_elsewhere(*previous);
+      const auto lead = sample_lead(blocked, previous == &contender, settling, options.warmup);
+      take_sample(contender, sample_inputs, options.iterations_per_run, lead.quiet_first,
+                  lead.untimed_calls);
+      previous = &contender;
       contender.sample_sets.resize(contender.samples.size(), set);
       if (contender.failed && !failed_before && !shapes.empty()) {
         contender.error = shapes.failed_at(set) + contender.error;

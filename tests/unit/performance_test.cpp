@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <regex>
+
 #include "backends/registry.h"
 #include "zoo/zoo.h"
 
@@ -25,6 +27,37 @@ class ThrowingBackend final : public Backend {
     };
     return std::make_unique<Throws>();
   }
+};
+
+// Runs the model as eager does and logs what the harness asks of it: "T" a
+// timed sample, "r" an untimed call, "q" a wait for its threads elsewhere.
+// It asks for a settling call, as a backend on another thread pool does.
+class RecordingBackend final : public Backend {
+ public:
+  explicit RecordingBackend(std::string* log) : log_(log) {}
+  std::string description() const override { return "test only: logs the harness's requests"; }
+  std::unique_ptr<CompiledModel> compile(Model& model, const CompileOptions&) override {
+    struct Recorded : CompiledModel {
+      Recorded(Model& model, std::string* log) : model(model), log(log) {}
+      c10::IValue run(const std::vector<c10::IValue>& inputs) override {
+        *log += 'r';
+        return model.forward(inputs);
+      }
+      double seconds_per_call(const std::vector<c10::IValue>& inputs, int64_t) override {
+        *log += 'T';
+        model.forward(inputs);
+        return 1e-3;
+      }
+      int64_t settling_calls() const override { return 1; }
+      void wait_for_quiet_threads_elsewhere() override { *log += 'q'; }
+      Model& model;
+      std::string* log;
+    };
+    return std::make_unique<Recorded>(model, log_);
+  }
+
+ private:
+  std::string* log_;
 };
 
 LoadedModel load_linear_model() {
@@ -75,6 +108,56 @@ TEST(Performance, AFailingBackendCostsOneRow) {
   EXPECT_EQ(rows[0].speedup, 0);
   EXPECT_TRUE(rows[1].passed());
   EXPECT_EQ(rows[1].samples_s.size(), 3u);
+}
+
+// Before the samples each log holds the first call (T), --warmup calls and the
+// memory measurement's call: "Trrr" with --warmup 2.
+struct RecordedRun {
+  std::string first;
+  std::string second;
+};
+
+RecordedRun record_two_backends(SampleOrder order) {
+  static std::string first_log, second_log;
+  first_log.clear();
+  second_log.clear();
+  register_backend("test_records_first",
+                   [] { return std::unique_ptr<Backend>(new RecordingBackend(&first_log)); });
+  register_backend("test_records_second",
+                   [] { return std::unique_ptr<Backend>(new RecordingBackend(&second_log)); });
+  auto loaded = load_linear_model();
+  RunOptions options;
+  options.backends = {"test_records_first", "test_records_second"};
+  options.repeat = 3;
+  options.warmup = 2;
+  options.sample_order = order;
+  for (const auto& row : measure_performance(loaded, options))
+    EXPECT_TRUE(row.passed()) << row.error;
+  return {first_log, second_log};
+}
+
+// Blocked, a block starts with --warmup calls, as a user's loop does, and its
+// samples follow each other with nothing between; the first backend's
+// threads elsewhere quiet down before the second's block.
+TEST(Performance, ABlockWarmsUpOnceAndRunsItsSamplesBackToBack) {
+  const auto logs = record_two_backends(SampleOrder::kBlocked);
+  EXPECT_EQ(logs.first,
+            "Trrr"
+            "rrTTT"
+            "q");
+  EXPECT_EQ(logs.second,
+            "Trrr"
+            "rrTTT");
+}
+
+// Interleaved, every sample follows a settling call, and a backend's threads
+// elsewhere quiet down whenever another contender's turn comes next.
+TEST(Performance, InterleavedSamplesEachFollowASettlingCall) {
+  const auto logs = record_two_backends(SampleOrder::kInterleaved);
+  for (const auto& log : {logs.first, logs.second}) {
+    EXPECT_TRUE(std::regex_match(log, std::regex("Trrr(rTq?){3}"))) << log;
+  }
+  EXPECT_NE(logs.first.find('q'), std::string::npos) << logs.first;
 }
 
 TEST(Performance, RandomizedInputsRedrawFloatsAndKeepIntegers) {
