@@ -127,14 +127,16 @@ class CompiledModel {
     const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
     return elapsed.count() / static_cast<double>(calls);
   }
-  /// Untimed calls before each timed sample; not zero for a model that
+  /// Untimed calls before a timed sample that follows another contender's
+  /// (with --sample-order blocked, before a block: --warmup calls if more;
+  /// runner/performance.cpp's sample_lead); not zero for a model that
   /// computes on a thread pool other than LibTorch's OpenMP (OpenVINO's TBB,
   /// XNNPACK's pthreadpool, a worker process's). Pools' threads spin after a
   /// call, and a contender timed while another's spin ran up to 2x slower
   /// (openvino on mobilenet_v2; docs/peers.md). When any contender asks for
-  /// settling calls, every contender's sample first waits for quiet threads
-  /// (measure/quiet_threads.h) and then makes these calls, which wake its own
-  /// pool as a user's previous call would.
+  /// settling calls, every such sample, eager's included, first waits for
+  /// quiet threads (measure/quiet_threads.h) and then makes these calls, which
+  /// wake its own pool as a user's previous call would.
   virtual int64_t settling_calls() const { return 0; }
   /// Returns once the threads this model computes on in another process (a
   /// worker's pool) no longer spin after its calls. The harness calls it

@@ -227,43 +227,21 @@ void verify_every_shape(std::vector<Contender>& contenders,
   }
 }
 
-// Untimed calls each contender makes before each timed sample: the most any
-// contender asks for, eager included. When it is not zero, some contender
-// computes on a thread pool other than LibTorch's OpenMP, and whichever
-// contender comes next in the shuffled order would run while that pool's
-// threads still spin: eager right after OpenVINO's or ONNX Runtime's call ran
-// 1.5-2x its time alone, inflating every row's speedup over it. Each sample
-// then first waits for quiet threads (measure/quiet_threads.h), and the
-// untimed call wakes the contender's own pool as a user's previous call would.
+// Untimed calls each contender makes before a timed sample that follows
+// another contender's: the most any contender asks for, eager included. When
+// it is not zero, some contender computes on a thread pool other than
+// LibTorch's OpenMP, and whichever contender comes next in the shuffled order
+// would run while that pool's threads still spin: eager right after
+// OpenVINO's or ONNX Runtime's call ran 1.5-2x its time alone, inflating every
+// row's speedup over it. Such a sample then first waits for quiet threads
+// (measure/quiet_threads.h), and the untimed call wakes the contender's own
+// pool as a user's previous call would.
 int64_t settling_calls(const std::vector<Contender>& contenders) {
   int64_t calls = 0;
   for (const auto& contender : contenders) {
     if (!contender.failed) calls = std::max(calls, contender.compiled->settling_calls());
   }
   return calls;
-}
-
-// `quiet_first`: wait until no other thread of this process spins; then
-// `untimed_calls` calls, then the timed sample (see sample_lead).
-void take_sample(Contender& contender, const std::vector<c10::IValue>& inputs, int64_t iterations,
-                 bool quiet_first, int64_t untimed_calls) {
-  if (contender.failed) return;
-  publish(ChildPhase::kSampling, contender);
-  try {
-    if (quiet_first) wait_for_quiet_threads();
-    for (int64_t i = 0; i < untimed_calls; ++i) contender.compiled->run(inputs);
-    if (contender.other_streams.empty()) {
-      contender.samples.push_back(contender.compiled->seconds_per_call(inputs, iterations));
-      return;
-    }
-    // One request per stream, all at once: each is a sample.
-    std::vector<CompiledModel*> instances = {contender.compiled.get()};
-    for (const auto& instance : contender.other_streams) instances.push_back(instance.get());
-    const auto seconds = time_concurrent_requests(instances, inputs, iterations);
-    contender.samples.insert(contender.samples.end(), seconds.begin(), seconds.end());
-  } catch (const std::exception& error) {
-    fail(contender, error);
-  }
 }
 
 // What comes before a contender's sample. Interleaved, every turn follows
@@ -276,14 +254,35 @@ void take_sample(Contender& contender, const std::vector<c10::IValue>& inputs, i
 // D): once its pool had slept, its calls took ~100 ms to come back to speed
 // (docs/peers.md).
 struct SampleLead {
-  bool quiet_first;
-  int64_t untimed_calls;
+  bool quiet_first;       // wait until no other thread of this process spins
+  int64_t untimed_calls;  // then these calls, then the timed sample
 };
 
 SampleLead sample_lead(bool blocked, bool follows_itself, int64_t settling, int64_t warmup) {
   if (!blocked) return {settling > 0, settling};
   if (follows_itself) return {false, 0};
   return {settling > 0, std::max(settling, warmup)};
+}
+
+void take_sample(Contender& contender, const std::vector<c10::IValue>& inputs, int64_t iterations,
+                 const SampleLead& lead) {
+  if (contender.failed) return;
+  publish(ChildPhase::kSampling, contender);
+  try {
+    if (lead.quiet_first) wait_for_quiet_threads();
+    for (int64_t i = 0; i < lead.untimed_calls; ++i) contender.compiled->run(inputs);
+    if (contender.other_streams.empty()) {
+      contender.samples.push_back(contender.compiled->seconds_per_call(inputs, iterations));
+      return;
+    }
+    // One request per stream, all at once: each is a sample.
+    std::vector<CompiledModel*> instances = {contender.compiled.get()};
+    for (const auto& instance : contender.other_streams) instances.push_back(instance.get());
+    const auto seconds = time_concurrent_requests(instances, inputs, iterations);
+    contender.samples.insert(contender.samples.end(), seconds.begin(), seconds.end());
+  } catch (const std::exception& error) {
+    fail(contender, error);
+  }
 }
 
 // Before another contender's turn: the threads the previous one computes on
@@ -488,9 +487,8 @@ std::vector<ResultRow> measure_performance(LoadedModel& loaded, const RunOptions
       auto& contender = contenders[index];
       const bool failed_before = contender.failed;
       if (previous != nullptr && previous != &contender) quiet_threads_elsewhere(*previous);
-      const auto lead = sample_lead(blocked, previous == &contender, settling, options.warmup);
-      take_sample(contender, sample_inputs, options.iterations_per_run, lead.quiet_first,
-                  lead.untimed_calls);
+      take_sample(contender, sample_inputs, options.iterations_per_run,
+                  sample_lead(blocked, previous == &contender, settling, options.warmup));
       previous = &contender;
       contender.sample_sets.resize(contender.samples.size(), set);
       if (contender.failed && !failed_before && !shapes.empty()) {
