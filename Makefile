@@ -22,8 +22,9 @@ build: deps peers-env
 run: build
 	$(BUILD_DIR)/tracebench --performance --backend=eager,ofi,openvino,onnxruntime,auto --batch-size 1 -n 15
 
+# --output-junit: which tests skipped, for .ci/run's check (scripts/check_skips.py).
 test: build
-	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
+	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS) --output-junit ctest-junit.xml
 
 # The edit-compile-test loop: the unit and end-to-end tests, without the lazy
 # backends, the corpora, the zoo's references and the fuzzers (README: Tests).
@@ -79,7 +80,8 @@ torch2-tests-built: torch2-env
 	cmake --build $(TORCH2_BUILD_DIR) -j $(JOBS)
 
 test-torch2: torch2-tests-built
-	ctest --test-dir $(TORCH2_BUILD_DIR) --output-on-failure -j $(JOBS) -E '$(NOT_IN_TORCH2_CI)'
+	ctest --test-dir $(TORCH2_BUILD_DIR) --output-on-failure -j $(JOBS) -E '$(NOT_IN_TORCH2_CI)' \
+	  --output-junit ctest-junit.xml
 
 # The corpus and hub models' performance-mode rows on 2.x (docs/pytorch2.md):
 # the same table, about 23 minutes of one core (12 on two) that CI does not spend.

@@ -13,40 +13,13 @@
 #include <cstdlib>
 #include <string>
 
-#include "backends/registry.h"
 #include "measure/statistics.h"
+#include "planted_backends.h"
 #include "runner/performance.h"
 #include "zoo/zoo.h"
 
 namespace tracebench {
 namespace {
-
-double g_planted_fraction = 0.10;
-
-// eager, then a busy-wait of g_planted_fraction x the forward call's duration.
-class PlantedSlowdownBackend final : public Backend {
- public:
-  std::string name() const override { return "planted"; }
-  std::string description() const override { return "validation only: eager + busy-wait"; }
-  std::unique_ptr<CompiledModel> compile(Model& model, const CompileOptions&) override {
-    struct Slowed : CompiledModel {
-      explicit Slowed(Model& m) : model(m) {}
-      c10::IValue run(const std::vector<c10::IValue>& inputs) override {
-        const auto start = std::chrono::steady_clock::now();
-        auto out = model.forward(inputs);
-        const auto spent = std::chrono::steady_clock::now() - start;
-        const auto until =
-            start + spent +
-            std::chrono::duration_cast<std::chrono::nanoseconds>(spent * g_planted_fraction);
-        while (std::chrono::steady_clock::now() < until) {
-        }
-        return out;
-      }
-      Model& model;
-    };
-    return std::make_unique<Slowed>(model);
-  }
-};
 
 struct Tally {
   int covered = 0, runs = 0;
@@ -101,13 +74,13 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "unknown model %s\n", model.c_str());
     return 2;
   }
-  register_backend("planted", [] { return std::unique_ptr<Backend>(new PlantedSlowdownBackend); });
   std::printf("model %s, %d repeats of %d samples each, 2000 bootstrap resamples\n", model.c_str(),
               repeats, samples);
   const auto start = std::chrono::steady_clock::now();
   print("A/A (eager vs eager)", 1.0, run_repeats(model, "eager", 1.0, repeats, samples));
   for (double fraction : {0.05, 0.20}) {
-    g_planted_fraction = fraction;
+    // eager, then a busy-wait of `fraction` of that call's own duration.
+    const auto planted = testing::plant_cost("planted", 1 + fraction);
     char label[64];
     std::snprintf(label, sizeof label, "planted +%.0f%% busy-wait", fraction * 100);
     print(label, 1 / (1 + fraction),

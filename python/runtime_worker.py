@@ -68,6 +68,7 @@ class OnnxRuntime:
         }
 
     name = "ONNX Runtime"
+    package = "onnxruntime"  # what is missing when this runtime is not installed
 
     @staticmethod
     def unsupported(error):
@@ -104,6 +105,7 @@ class TorchCompile:
     happens in the first call, here in the load."""
 
     name = "torch.compile"
+    package = "torch"
 
     def __init__(self, model, threads, options):
         import torch
@@ -257,15 +259,24 @@ def run(runtime, request, arrays):
     return {"seconds": seconds, "counters": counters}, outputs
 
 
+def runtime_missing(error, runtime_class):
+    """Whether `error` says that the runtime's own package (or a part of it) is not installed in
+    this Python. Any other import error (a sibling module missing, a shared library that does not
+    load, a name a module lacks) is something gone wrong, and its row fails with it."""
+    missing = getattr(error, "name", None) or ""
+    return (isinstance(error, ModuleNotFoundError) and runtime_class is not None
+            and missing.split(".")[0] == runtime_class.package)
+
+
 def error_reply(request, error):
     """The row's line for a failed request, and whether the model or this environment is beyond
     the runtime by design (unsupported) rather than something having gone wrong."""
     first = str(error).strip().splitlines()
     line = f"{type(error).__name__}: {first[0] if first else ''}"
-    if isinstance(error, ImportError):  # the runtime is not installed here
+    runtime_class = RUNTIMES.get(request.get("runtime", "")) if request["op"] == "load" else None
+    if runtime_missing(error, runtime_class):
         return {"error": f"{line} in {sys.executable}: run `make peers-env` "
                          "(scripts/setup-peers.sh)", "unsupported": True}
-    runtime_class = RUNTIMES.get(request.get("runtime", "")) if request["op"] == "load" else None
     return {"error": line, "unsupported": bool(runtime_class and runtime_class.unsupported(error))}
 
 

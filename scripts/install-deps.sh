@@ -4,6 +4,7 @@ set -euo pipefail
 
 packages=(
   cmake ninja-build g++ git
+  ccache                   # a warm cache gives back unchanged files (cmake/compiler_cache.cmake)
   libtorch-dev             # LibTorch 1.13.1, CPU
   libopenblas0-pthread     # switches libblas.so.3 from the slow reference BLAS
   python3-torch            # exports .py model files; reference for tests

@@ -100,6 +100,9 @@ struct CompileOptions {
   std::vector<std::vector<c10::IValue>> shape_set_inputs;
   /// --auto-tolerance: the loosest numerics `auto` may choose.
   Numerics auto_tolerance = Numerics::kExact;
+  /// The backends `auto` tries, in this order; empty: its own list
+  /// (backends/auto.cpp). Tests plant candidates whose costs they know.
+  std::vector<std::string> auto_candidates;
   /// Candidates `auto` must leave out: each killed the model's process in an
   /// earlier attempt (a crash in a runtime's compiler cannot be caught), and
   /// the parent ran the model again without it.

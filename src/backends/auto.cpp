@@ -9,6 +9,7 @@
 #include <torch/version.h>
 
 #include <algorithm>
+#include <iterator>
 
 #include "accuracy/tolerance.h"
 #include "backends/auto_rounds.h"
@@ -181,7 +182,11 @@ class AutoBackend final : public Backend {
     const auto announce = [&options](const std::string& name) {
       if (options.on_auto_candidate) options.on_auto_candidate(name);
     };
-    for (const char* name : kCandidates) {
+    const std::vector<std::string> candidates =
+        options.auto_candidates.empty()
+            ? std::vector<std::string>(std::begin(kCandidates), std::end(kCandidates))
+            : options.auto_candidates;
+    for (const std::string& name : candidates) {
       auto backend = make_backend(name);
       if (backend->numerics() > options.auto_tolerance) continue;
       // The parent's row says why (orchestration/isolation.cpp).
@@ -193,21 +198,20 @@ class AutoBackend final : public Backend {
       try {
         Candidate candidate{name, backend->compile(model, options)};
         if (is_ofi_unchanged(name, *candidate.compiled)) {
-          dropped.push_back({"auto_dropped",
-                             std::string(name) + " rewrites no layer of this model, so it is ofi"});
+          dropped.push_back(
+              {"auto_dropped", name + " rewrites no layer of this model, so it is ofi"});
           continue;
         }
         const std::string failed = accuracy_failure(*candidate.compiled, input_sets, expected,
                                                     reference, options, backend->numerics());
         if (!failed.empty()) {
-          dropped.push_back(
-              {"auto_dropped", std::string(name) + " fails the accuracy rule" + failed});
+          dropped.push_back({"auto_dropped", name + " fails the accuracy rule" + failed});
           continue;
         }
         kept.push_back(std::move(candidate));
       } catch (const std::exception& error) {
-        dropped.push_back({"auto_dropped", std::string(name) + " does not run the model: " +
-                                               first_line(error.what())});
+        dropped.push_back(
+            {"auto_dropped", name + " does not run the model: " + first_line(error.what())});
       }
     }
     if (kept.empty()) throw std::runtime_error("auto: no candidate runs the model");

@@ -14,6 +14,7 @@
 
 #include "backends/graph/traced_export.h"
 #include "backends/registry.h"
+#include "backends/runtime_refusal.h"
 #include "util/text.h"
 
 #ifdef TRACEBENCH_HAS_OPENVINO
@@ -347,8 +348,11 @@ class OpenVinoBackend final : public Backend {
           ov::inference_num_threads(static_cast<int>(options.threads * options.streams)),
           ov::hint::enable_cpu_pinning(bound_to_cpus())));
     } catch (const ov::Exception& error) {
-      // The model reached OpenVINO and it could not take it.
-      throw UnsupportedModel("OpenVINO cannot compile the ONNX export: " + openvino_error(error));
+      // The model reached OpenVINO: it refused the model, or something went wrong.
+      const std::string message =
+          "OpenVINO cannot compile the ONNX export: " + openvino_error(error);
+      if (runtime_refuses_model(error.what())) throw UnsupportedModel(message);
+      throw std::runtime_error(message);
     }
     return shared;
   }

@@ -54,12 +54,13 @@ std::unique_ptr<Backend> make_backend(const std::string& name) {
   return backend;
 }
 
-void register_backend(const std::string& name, BackendFactory factory) {
+BackendFactory register_backend(const std::string& name, BackendFactory factory) {
   if (BackendFactory* known = find_factory(name)) {
-    *known = std::move(factory);
-    return;
+    std::swap(*known, factory);
+    return factory;
   }
   registered_later().emplace_back(name, std::move(factory));
+  return {};
 }
 
 }  // namespace tracebench

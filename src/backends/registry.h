@@ -29,7 +29,8 @@ std::vector<std::string> backend_names();
 std::unique_ptr<Backend> make_backend(const std::string& name);
 
 /// Registers a backend created outside the built-in list (tests, plugins).
-/// A name already known is replaced.
-void register_backend(const std::string& name, BackendFactory factory);
+/// A name already known is replaced: the factory it had is returned (empty
+/// for a new name), so that a test that plants a backend can put it back.
+BackendFactory register_backend(const std::string& name, BackendFactory factory);
 
 }  // namespace tracebench

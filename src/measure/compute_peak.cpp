@@ -21,17 +21,28 @@ constexpr int64_t kRows = 512, kInner = 1024, kColumns = 1024;
 constexpr double kConvFlops = 2.0 * kBatch * kChannels * kSide * kSide * kChannels * 3 * 3;
 constexpr double kMmFlops = 2.0 * kRows * kInner * kColumns;
 constexpr int kWarmupCalls = 2, kTimedCalls = 5;
+// Once a kernel has taken this long, the probe makes no more calls of it than
+// one warm-up and one timed call. bfloat16 where the CPU has no AVX-512 BF16
+// takes LibTorch's reference paths: on a 2-vCPU AVX2-only EPYC (2026-12-06)
+// a bf16 convolution took 0.83 s a call and a product 0.48 s, and seven calls
+// of each made every performance run start 9 s late.
+constexpr double kKernelBudgetS = 0.25;
 
 // GFLOP/s of the fastest of a few calls: a peak is what the machine can do,
 // so the best call, not a typical one, is the figure.
 double best_gflops(double flops, const std::function<void()>& call) {
-  for (int i = 0; i < kWarmupCalls; ++i) call();
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  const auto within_budget = [&](int calls_made) {
+    return calls_made == 0 ||
+           std::chrono::duration<double>(Clock::now() - start).count() < kKernelBudgetS;
+  };
+  for (int i = 0; i < kWarmupCalls && within_budget(i); ++i) call();
   double best = std::numeric_limits<double>::infinity();
-  for (int i = 0; i < kTimedCalls; ++i) {
-    const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < kTimedCalls && within_budget(i); ++i) {
+    const auto call_start = Clock::now();
     call();
-    best = std::min(
-        best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    best = std::min(best, std::chrono::duration<double>(Clock::now() - call_start).count());
   }
   return flops / best / 1e9;
 }

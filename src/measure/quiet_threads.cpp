@@ -35,11 +35,13 @@ bool another_thread_runs() {
 
 }  // namespace
 
-void wait_for_quiet_threads() {
+bool wait_for_quiet_threads() {
   constexpr int kMostProbes = 100;
-  for (int probe = 0; probe < kMostProbes && another_thread_runs(); ++probe) {
+  for (int probe = 0; probe < kMostProbes; ++probe) {
+    if (!another_thread_runs()) return true;
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
+  return !another_thread_runs();
 }
 
 }  // namespace tracebench

@@ -15,6 +15,7 @@ namespace tracebench {
 /// Thread states, not CPU time: the kernel charges another core's running
 /// thread in 4 ms ticks, too coarse to see a spin end. Under
 /// --omp-wait active, OpenMP's threads never stop, hence the bound.
-void wait_for_quiet_threads();
+/// Returns whether the threads went quiet (false: the bound ended the wait).
+bool wait_for_quiet_threads();
 
 }  // namespace tracebench

@@ -120,6 +120,8 @@ std::vector<ResultRow> run_suite(const RunOptions& options,
       if (todo.backends.empty()) continue;
       // --cooldown: the machine rests between models (its clocks and caches settle).
       if (started > 0 && options.cooldown_s > 0) {
+        err << "--cooldown: resting " << options.cooldown_s << " s before " << spec.name << "\n"
+            << std::flush;
         std::this_thread::sleep_for(std::chrono::duration<double>(options.cooldown_s));
       }
       for (const auto& reporter : reporters) {

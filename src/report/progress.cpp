@@ -8,13 +8,13 @@ namespace tracebench {
 
 bool ProgressLine::stderr_is_terminal() { return isatty(STDERR_FILENO) == 1; }
 
-ProgressLine::ProgressLine(std::ostream& err, size_t total_models, bool enabled)
-    : err_(err), total_(total_models), enabled_(enabled) {
-  if (enabled_) ticker_ = std::thread([this] { tick(); });
+ProgressLine::ProgressLine(std::ostream& err, size_t total_models, bool terminal)
+    : err_(err), total_(total_models), terminal_(terminal) {
+  if (terminal_) ticker_ = std::thread([this] { tick(); });
 }
 
 ProgressLine::~ProgressLine() {
-  if (!enabled_) return;
+  if (!terminal_) return;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     stop_ = true;
@@ -25,17 +25,21 @@ ProgressLine::~ProgressLine() {
 }
 
 void ProgressLine::start(size_t index, const std::string& model, const std::string& backends) {
-  if (!enabled_) return;
   std::lock_guard<std::mutex> lock(mutex_);
   text_ = "[" + std::to_string(index + 1) + "/" + std::to_string(total_) + "] " + model + "  " +
           backends;
+  if (!terminal_) {
+    // One model: the run's own output says which, and the seed's one line stays one line.
+    if (total_ > 1) err_ << text_ << "\n" << std::flush;
+    return;
+  }
   model_start_ = std::chrono::steady_clock::now();
   shown_ = true;
   draw();
 }
 
 void ProgressLine::clear() {
-  if (!enabled_) return;
+  if (!terminal_) return;
   std::lock_guard<std::mutex> lock(mutex_);
   if (shown_) err_ << "\r\033[K" << std::flush;
   shown_ = false;

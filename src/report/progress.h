@@ -1,7 +1,9 @@
 #pragma once
-// A one-line progress display on stderr, for people watching a terminal:
-// "[2/5] resnet18  eager,ts,ofi  12s". Silent when stderr is not a terminal,
-// so logs and pipes stay clean.
+// Which model a run is on, on stderr: "[2/5] resnet18  eager,ts,ofi". On a
+// terminal one line that keeps its elapsed time ticking and is erased before
+// anything else prints; redirected, a plain line as each model of a run of
+// several starts, so that a log shows what the run is doing before its first
+// model ends (a minute and more with auto).
 
 #include <chrono>
 #include <condition_variable>
@@ -14,13 +16,13 @@ namespace tracebench {
 
 class ProgressLine {
  public:
-  /// `enabled` defaults to isatty(stderr).
-  ProgressLine(std::ostream& err, size_t total_models, bool enabled);
+  /// `terminal`: a live line (reporters pass isatty(stderr)); else plain lines.
+  ProgressLine(std::ostream& err, size_t total_models, bool terminal);
   ~ProgressLine();
 
-  /// Shows model `index` (0-based) and keeps its elapsed time ticking each second.
+  /// Shows model `index` (0-based); on a terminal, keeps its elapsed time ticking each second.
   void start(size_t index, const std::string& model, const std::string& backends);
-  /// Erases the line (before anything else is printed).
+  /// Erases a terminal's line (before anything else is printed).
   void clear();
 
   static bool stderr_is_terminal();
@@ -31,7 +33,7 @@ class ProgressLine {
 
   std::ostream& err_;
   size_t total_;
-  bool enabled_;
+  bool terminal_;
   std::mutex mutex_;
   std::condition_variable wake_;
   std::thread ticker_;

@@ -93,7 +93,7 @@ void expect_rows_as_in_the_table(const std::string& model, const std::string& on
       }
       ADD_FAILURE() << model << " x " << backend << " has no line for build " << this_build()
                     << " in " << kTable << " (TRACEBENCH_RECORD_ROWS records one)";
-    } else if (entry->second.performance != kSkipped) {
+    } else if (entry->second.status_in(mode_name) != kSkipped) {
       backends.push_back(backend);
     }
   }
@@ -132,8 +132,7 @@ void expect_rows_as_in_the_table(const std::string& model, const std::string& on
     }
     const auto& expected = table.at({model, backend});
     // A cell may name alternatives ("pass|fail_accuracy") where its note says why.
-    const auto allowed =
-        split(mode_name == "performance" ? expected.performance : expected.accuracy, '|');
+    const auto allowed = split(expected.status_in(mode_name), '|');
     EXPECT_NE(std::find(allowed.begin(), allowed.end(), status), allowed.end())
         << status << " is not " << join(allowed, " or ") << ": " << model << " x " << backend
         << " (" << mode_name << ", build " << this_build() << "): " << detail

@@ -19,6 +19,10 @@ struct ExpectedRow {
   std::string performance;
   std::string accuracy;
   std::string note;  // why a row is not `pass`, where a reader needs it
+  /// The column of `mode` ("performance" or "accuracy").
+  const std::string& status_in(const std::string& mode) const {
+    return mode == "performance" ? performance : accuracy;
+  }
 };
 
 /// Status `skipped`: the pair is not run in the tests (its note says why).

@@ -281,14 +281,20 @@ TEST(Reports, RowCarriesTheBackendsOwnWarnings) {
   }
 }
 
+// The report says how many samples adaptive stopping took, and keeps each.
+// When it stops is the machine's business (a microsecond model under ctest
+// -j 2 once missed a 50% target at the first check): the stopping rule itself
+// is checked on given samples by SampleBudget.AdaptiveStopsEachBackendWhenItsCiIsTight.
 TEST(Reports, AdaptiveStoppingReportsSamplesUsed) {
   const auto json = scratch("adaptive.json");
   auto result = tracebench({"--performance", "--backend=eager", "-k", "^Linear", "--target-ci",
                             "0.5", "--max-time", "5", "--json", json.string()});
   ASSERT_EQ(result.exit_code, 0) << result.output;
-  const auto row = read_json(json)["rows"][0];
-  EXPECT_GE(row["samples"].get<int>(), 10);
-  EXPECT_LT(row["samples"].get<int>(), 30);  // a 50% target is met at the first check
+  const auto report = read_json(json);
+  EXPECT_EQ(report["config"]["target_ci"], 0.5) << report["config"];
+  const auto row = report["rows"][0];
+  EXPECT_GE(row["samples"].get<int>(), 10);  // kAdaptiveMinSamples before the first check
+  EXPECT_EQ(row["samples"].get<size_t>(), row["samples_s"].size());
 }
 
 TEST(Reports, BlockedSampleOrderIsRecordedAndGivesEachItsSamples) {

@@ -1,6 +1,6 @@
 // The progress line on stderr ("[i/N] model  backends  elapsed"), written to a
-// string stream: ProgressLine takes its stream and whether it is enabled, so
-// the text is checked without a terminal.
+// string stream: ProgressLine takes its stream and whether it is a terminal,
+// so the text is checked without one.
 
 #include <gtest/gtest.h>
 
@@ -16,7 +16,7 @@ const std::string kEraseLine = "\r\033[K";
 TEST(ProgressLine, ShowsModelPositionBackendsAndElapsedThenErases) {
   std::ostringstream err;
   {
-    ProgressLine progress(err, 5, /*enabled=*/true);
+    ProgressLine progress(err, 5, /*terminal=*/true);
     progress.start(1, "resnet18", "eager,ts");
     progress.clear();
   }
@@ -37,18 +37,32 @@ TEST(ProgressLine, ShowsModelPositionBackendsAndElapsedThenErases) {
 TEST(ProgressLine, ClearWithoutStartWritesNothing) {
   std::ostringstream err;
   {
-    ProgressLine progress(err, 3, /*enabled=*/true);
+    ProgressLine progress(err, 3, /*terminal=*/true);
     progress.clear();
   }
   EXPECT_EQ(err.str(), "");
 }
 
-TEST(ProgressLine, DisabledWritesNothing) {
+// Redirected (a log, a pipe, CI), each model's start is a plain line of its
+// own, and nothing is erased: a first model that takes a minute is not silent.
+TEST(ProgressLine, OffATerminalEachModelStartIsAPlainLine) {
   std::ostringstream err;
   {
-    ProgressLine progress(err, 3, /*enabled=*/false);
+    ProgressLine progress(err, 3, /*terminal=*/false);
     progress.start(0, "resnet18", "eager");
     progress.clear();
+    progress.start(1, "alexnet", "eager");
+  }
+  EXPECT_EQ(err.str(), "[1/3] resnet18  eager\n[2/3] alexnet  eager\n");
+}
+
+// A run of one model says nothing off a terminal: its output names the model,
+// and the seed's command prints its one line only.
+TEST(ProgressLine, OffATerminalOneModelIsSilent) {
+  std::ostringstream err;
+  {
+    ProgressLine progress(err, 1, /*terminal=*/false);
+    progress.start(0, "LinearModel", "eager");
   }
   EXPECT_EQ(err.str(), "");
 }
