@@ -59,7 +59,8 @@ class GivenTimesBackend final : public Backend {
   std::string description() const override { return "test only: reports given times"; }
   std::unique_ptr<CompiledModel> compile(Model& model, const CompileOptions&) override {
     struct Given : CompiledModel {
-      Given(Model& model, std::vector<double> times_s) : model(model), times_s(std::move(times_s)) {}
+      Given(Model& model, std::vector<double> times_s)
+          : model(model), times_s(std::move(times_s)) {}
       c10::IValue run(const std::vector<c10::IValue>& inputs) override {
         return model.forward(inputs);
       }
