@@ -32,11 +32,11 @@ def main():
         rows = [row for row in csv.DictReader(line for line in listing if not line.startswith("#"))]
     deliberate = [(re.compile(row["test"]), row["reason"]) for row in rows if row["build"] == build]
     skipped = sorted(skipped_cases(junit))
-    unexplained = [name for name in skipped if not any(p.fullmatch(name) for p, _ in deliberate)]
+    reasons = {name: next((r for p, r in deliberate if p.fullmatch(name)), None) for name in skipped}
+    unexplained = [name for name, reason in reasons.items() if reason is None]
     stale = [p.pattern for p, _ in deliberate if not any(p.fullmatch(name) for name in skipped)]
-    for name in skipped:
-        reason = next((r for p, r in deliberate if p.fullmatch(name)), "NOT ON THE LIST")
-        print(f"skipped: {name}: {reason}")
+    for name, reason in reasons.items():
+        print(f"skipped: {name}: {reason or 'NOT ON THE LIST'}")
     for name in unexplained:
         print(f"error: {name} skipped, and {LIST.name} has no reason for it on {build}: make it "
               "run, or list it with its reason")
