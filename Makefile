@@ -5,7 +5,7 @@
 BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 
-.PHONY: deps peers-env build run test test-fast bench bench-peers slurm-e2e bench-python bench-backends torch2-env build-torch2 torch2-tests-built test-torch2 test-torch2-performance-corpus bench-compile bench-xla-peer clean
+.PHONY: deps peers-env build run test test-fast record-expected-rows record-expected-rows-torch2 bench bench-peers slurm-e2e bench-python bench-backends torch2-env build-torch2 torch2-tests-built test-torch2 test-torch2-performance-corpus bench-compile bench-xla-peer clean
 
 deps:
 	./scripts/install-deps.sh
@@ -30,6 +30,22 @@ test: build
 # backends, the corpora, the zoo's references and the fuzzers (README: Tests).
 test-fast: build
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS) -L '^(unit|e2e)$$' -LE fuzz
+
+# tests/corpus/expected_rows.csv from what the corpus and hub tests see on
+# this build: each test writes its rows to observed-rows/, whatever it
+# asserts; scripts/corpus_table.py takes their statuses and reasons (notes
+# kept) and regenerates docs/backends.md. git diff shows what changed.
+CORPUS_ROW_TESTS = ^(Corpus/UserModelCorpus|Hub/HubModelCorpus)\.
+define record_expected_rows
+	rm -rf $(1)/tests/corpus/observed-rows
+	-ctest --test-dir $(1) -j $(JOBS) -R '$(CORPUS_ROW_TESTS)'
+	scripts/corpus_table.py --record $(1)/tests/corpus/observed-rows
+	scripts/corpus_table.py --write docs/backends.md
+endef
+record-expected-rows: build
+	$(call record_expected_rows,$(BUILD_DIR))
+record-expected-rows-torch2: torch2-tests-built
+	$(call record_expected_rows,$(TORCH2_BUILD_DIR))
 
 bench: build
 	$(BUILD_DIR)/bench/harness_overhead
@@ -97,7 +113,7 @@ HARNESS_ONLY_TESTS = ^(Cases/CliBadInput|Reports|Robustness|RobustnessCli|Launch
 # every backend and compares its outputs; the performance mode's own path is
 # shared code that `make test` runs on Debian over the same corpus, and the
 # 2.x-only backends are timed by tests/e2e/peer_runtimes_test.cpp.
-CORPUS_PERFORMANCE_TESTS = ^(Corpus/UserModelCorpus|Hub/HubModelCorpus)\.EveryBackendMeasuresIt/
+CORPUS_PERFORMANCE_TESTS = $(CORPUS_ROW_TESTS)EveryBackendMeasuresIt/
 NOT_IN_TORCH2_CI = $(HARNESS_ONLY_TESTS)|$(CORPUS_PERFORMANCE_TESTS)
 
 # The 2.x build's auto against torch.compile(mode="max-autotune-no-cudagraphs") with

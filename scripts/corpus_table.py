@@ -2,18 +2,20 @@
 """The corpus tests' expectations (tests/corpus/expected_rows.csv) and the tables made from them.
 
 The file holds the status every backend's row must have for every corpus model, on each build
-("1.13": Debian's LibTorch; "2.x": PyTorch 2.x from PyPI), in --performance and in --accuracy,
-with a note where a row does not pass. The corpus tests fail on any difference; docs/backends.md
-shows the same file as one table per build.
+("1.13": Debian's LibTorch; "2.x": PyTorch 2.x from PyPI), in --performance and in --accuracy;
+for a row that does not pass, the reason (a substring its error gives in either mode), and a note
+where a reader needs more. The corpus tests fail on any difference; docs/backends.md shows the
+same file as one table per build.
 
     scripts/corpus_table.py --markdown 1.13            # print a build's table
     scripts/corpus_table.py --check docs/backends.md   # fail if the doc's tables differ
     scripts/corpus_table.py --write docs/backends.md   # regenerate the doc's tables
-    scripts/corpus_table.py --merge observed.csv       # take statuses a test run recorded
+    scripts/corpus_table.py --record DIR               # take what a test run saw
 
-A recorded run: TRACEBENCH_RECORD_ROWS=/tmp/observed.csv ctest --test-dir build -L "corpus|hub"
-appends "model,backend,build,mode,status" lines; --merge puts them into the table (notes kept), and
-git diff shows what changed.
+Every corpus test writes the rows it saw to observed-rows/ in its build folder; `make
+record-expected-rows` runs the tests and then --record, which puts their statuses and reasons into
+the table (notes kept, and a reason kept while the error still gives it), so git diff shows what
+changed.
 """
 
 import argparse
@@ -25,7 +27,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TABLE = os.path.join(ROOT, "tests", "corpus", "expected_rows.csv")
-COLUMNS = ["model", "backend", "build", "performance", "accuracy", "note"]
+COLUMNS = ["model", "backend", "build", "performance", "accuracy", "reason", "note"]
 BUILDS = ["1.13", "2.x"]
 BLOCK = re.compile(r"(<!-- corpus-table (\S+) -->\n)(.*?)(<!-- end corpus-table -->)", re.S)
 
@@ -83,18 +85,56 @@ def regenerated(document, rows):
                      document)
 
 
-def merge(rows, observed_path):
-    """Statuses from a recorded run replace the table's; pairs new to it are added."""
+# What changes from one run, machine or clone to the next: numbers (sizes, errors, versions; not
+# the digits of a name such as bf16 or conv2d), paths and bracketed asides. A reason is taken from
+# the words between them.
+UNSTABLE = re.compile(r"(?<![A-Za-z_0-9])[0-9]|[/(\[]")
+LONGEST_REASON = 140
+
+
+def reason_in(detail):
+    """The stable words of one error: its opening, or where that is too short to tell one
+    failure from another ("[0]: max abs error 0.3"), its first stretch long enough to."""
+    pieces = [piece.strip(" :;,.-])") for piece in UNSTABLE.split(detail)]
+    long_enough = [piece for piece in pieces if len(piece) >= 12] or [max(pieces, key=len)]
+    reason = pieces[0] if len(pieces[0]) >= 24 else long_enough[0]
+    if len(reason) > LONGEST_REASON:
+        reason = reason[:LONGEST_REASON].rsplit(" ", 1)[0]
+    return reason
+
+
+def reasons_for(details, kept):
+    """One reason every error gives, or alternatives ("a|b") where the modes' errors differ;
+    the table's own reason while every error still gives it."""
+    if kept and all(any(part in detail for part in kept.split("|")) for detail in details):
+        return kept
+    reasons = list(dict.fromkeys(reason_in(detail) for detail in details))
+    shared = [reason for reason in reasons if all(reason in detail for detail in details)]
+    return shared[0] if shared else "|".join(reasons)
+
+
+def record(rows, observed_dir):
+    """Statuses and reasons from a test run's observed rows; pairs new to the table are added."""
     index = {(row["model"], row["backend"], row["build"]): row for row in rows}
-    with open(observed_path) as file:
-        for model, backend, build, mode, status in csv.reader(file):
-            row = index.get((model, backend, build))
-            if row is None:
-                row = {"model": model, "backend": backend, "build": build,
-                       "performance": "", "accuracy": "", "note": ""}
-                index[(model, backend, build)] = row
-                rows.append(row)
-            row[mode] = status
+    seen = {}
+    for name in sorted(os.listdir(observed_dir)):
+        with open(os.path.join(observed_dir, name)) as file:
+            for line in csv.DictReader(file):
+                key = (line["model"], line["backend"], line["build"])
+                seen.setdefault(key, {})[line["mode"]] = (line["status"], line["detail"])
+    for key, modes in seen.items():
+        row = index.get(key)
+        if row is None:
+            row = dict(zip(COLUMNS, key + ("", "", "", "")))
+            index[key] = row
+            rows.append(row)
+        for mode, (status, _) in modes.items():
+            # A cell naming alternatives keeps them while the run gives one of them.
+            if status not in row[mode].split("|"):
+                row[mode] = status
+        failing = [detail for status, detail in modes.values() if status != "pass"]
+        if failing:
+            row["reason"] = reasons_for(failing, row["reason"])
     return rows
 
 
@@ -104,13 +144,13 @@ def main():
     group.add_argument("--markdown", choices=BUILDS, help="print this build's table")
     group.add_argument("--check", metavar="DOC", help="fail if DOC's tables differ")
     group.add_argument("--write", metavar="DOC", help="regenerate DOC's tables")
-    group.add_argument("--merge", metavar="OBSERVED", help="take a recorded run's statuses")
+    group.add_argument("--record", metavar="DIR", help="take the statuses and reasons a run saw")
     args = parser.parse_args()
     comment, rows = read_table()
     if args.markdown:
         sys.stdout.write(markdown(rows, args.markdown))
-    elif args.merge:
-        write_table(comment, merge(rows, args.merge))
+    elif args.record:
+        write_table(comment, record(rows, args.record))
     else:
         path = args.check or args.write
         with open(path) as file:

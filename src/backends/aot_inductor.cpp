@@ -19,8 +19,8 @@
 #include <map>
 
 #include "backends/graph/traced_export.h"
-#include "build_config.h"
 #include "measure/environment.h"
+#include "util/build_config.h"
 #include "util/python_interpreter.h"
 #endif
 

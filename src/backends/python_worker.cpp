@@ -10,7 +10,7 @@
 #include <numeric>
 
 #include "backends/graph/traced_export.h"
-#include "build_config.h"
+#include "util/build_config.h"
 #include "util/spawn.h"
 #include "util/subprocess.h"
 #include "util/text.h"

@@ -12,8 +12,8 @@
 #include <sstream>
 #include <thread>
 
-#include "build_config.h"
 #include "measure/openblas.h"
+#include "util/build_config.h"
 #include "util/cpu_set.h"
 #include "util/files.h"
 #include "util/text.h"

@@ -1,9 +1,9 @@
 #include "report/report_file.h"
 
-#include <unistd.h>
-
 #include <cstdio>
 #include <fstream>
+
+#include "util/files.h"
 
 namespace tracebench {
 
@@ -12,8 +12,7 @@ UsageError unwritable_report_file(const std::string& path, const std::string& fl
 }
 
 void write_report_file(const std::string& path, const std::string& flag, const std::string& text) {
-  // The process id keeps two runs writing beside each other apart.
-  const std::string temporary = path + ".tmp" + std::to_string(getpid());
+  const std::string temporary = partial_path_beside(path).string();
   {
     std::ofstream out(temporary, std::ios::trunc);
     if (!out) throw unwritable_report_file(path, flag);

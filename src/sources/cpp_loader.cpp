@@ -1,7 +1,6 @@
 #include "sources/cpp_loader.h"
 
 #include <dlfcn.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
@@ -9,9 +8,10 @@
 #include <regex>
 #include <sstream>
 
-#include "build_config.h"
 #include "tracebench/error.h"
+#include "util/build_config.h"
 #include "util/cache.h"
+#include "util/files.h"
 #include "util/subprocess.h"
 #include "util/text.h"
 
@@ -120,8 +120,7 @@ std::filesystem::path compile_model_source(const std::filesystem::path& source) 
   const auto library = dir / (source.stem().string() + "-" + key + ".so");
   if (cached_artifact_is_current(library)) return library;
 
-  const auto partial =
-      dir / (library.filename().string() + "." + std::to_string(getpid()) + ".tmp");
+  const auto partial = partial_path_beside(library);
   const CommandResult result = run_command(compile_command(source, partial));
   if (result.exit_code != 0) {
     std::filesystem::remove(partial);

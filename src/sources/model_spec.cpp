@@ -3,8 +3,8 @@
 #include <cctype>
 #include <map>
 
-#include "build_config.h"
 #include "tracebench/error.h"
+#include "util/build_config.h"
 
 namespace tracebench {
 

@@ -1,16 +1,15 @@
 #include "sources/python_loader.h"
 
-#include <unistd.h>
-
 #include <cctype>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
 
-#include "build_config.h"
 #include "sources/script_loader.h"
 #include "tracebench/error.h"
+#include "util/build_config.h"
 #include "util/cache.h"
+#include "util/files.h"
 #include "util/python_interpreter.h"
 #include "util/subprocess.h"
 #include "util/text.h"
@@ -79,8 +78,7 @@ std::unique_ptr<Model> load_python_model(const std::filesystem::path& file,
   const auto archive =
       dir / (file.stem().string() + "-" + torchscript_class_name(class_name) + "-" + key + ".pt");
   if (!cached_artifact_is_current(archive)) {
-    const auto partial =
-        dir / (archive.filename().string() + "." + std::to_string(getpid()) + ".tmp");
+    const auto partial = partial_path_beside(archive);
     const auto manifest = partial.string() + ".json";
     std::vector<std::string> argv = {python_interpreter(),
                                      build_config::kPythonExporter,

@@ -73,7 +73,7 @@ std::string hash_of_file(const std::filesystem::path& path) {
 void write_dependency_manifest(const std::filesystem::path& artifact,
                                const std::vector<std::filesystem::path>& files) {
   const auto manifest = manifest_of(artifact);
-  const auto partial = manifest.string() + ".tmp";
+  const auto partial = partial_path_beside(manifest);
   {
     std::ofstream out(partial, std::ios::trunc);
     for (const auto& file : files) out << hash_of_file(file) << '\t' << file.string() << '\n';

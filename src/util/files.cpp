@@ -1,6 +1,9 @@
 #include "util/files.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <fstream>
 #include <sstream>
@@ -12,6 +15,11 @@ std::string file_name_part(std::string name) {
       name.begin(), name.end(),
       [](unsigned char c) { return !(std::isalnum(c) || c == '_' || c == '-' || c == '.'); }, '_');
   return name;
+}
+
+std::filesystem::path partial_path_beside(const std::filesystem::path& target) {
+  static std::atomic<unsigned> calls{0};
+  return target.string() + "." + std::to_string(getpid()) + "-" + std::to_string(calls++) + ".tmp";
 }
 
 std::string model_backend_file(const std::string& dir, const std::string& model,

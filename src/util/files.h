@@ -19,6 +19,12 @@ std::string file_name_part(std::string name);
 std::string model_backend_file(const std::string& dir, const std::string& model,
                                const std::string& backend, const std::string& extension);
 
+/// A name beside `target` for the file that is written whole and then renamed
+/// onto it: unique to this process and call, so that two processes (ctest's
+/// parallel tests filling one model cache) or two threads writing the same
+/// target never rename each other's half-written file.
+std::filesystem::path partial_path_beside(const std::filesystem::path& target);
+
 /// The bytes of `path`; nullopt if it is not a regular file or cannot be read.
 /// Files of /proc and /sys read whole although their size says 0.
 std::optional<std::string> read_file(const std::filesystem::path& path);

@@ -2,7 +2,7 @@
 
 #include <cstdlib>
 
-#include "build_config.h"
+#include "util/build_config.h"
 
 namespace tracebench {
 

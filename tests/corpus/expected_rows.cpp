@@ -9,8 +9,10 @@
 #include <sstream>
 
 #include "backends/registry.h"
+#include "report/csv.h"
 #include "report/csv_reader.h"
 #include "test_paths.h"
+#include "util/files.h"
 #include "util/subprocess.h"
 #include "util/text.h"
 
@@ -59,11 +61,17 @@ Mode mode_named(const std::string& mode) {
   return {{"--accuracy"}, "accuracy.csv", "accuracy", "detail"};
 }
 
-void record(const std::string& model, const std::string& backend, const std::string& mode,
-            const std::string& status) {
-  // One write per line, appended: ctest's parallel tests share the file.
-  std::ofstream out(std::getenv("TRACEBENCH_RECORD_ROWS"), std::ios::app);
-  out << (model + "," + backend + "," + this_build() + "," + mode + "," + status + "\n");
+// What one run showed, for `make record-expected-rows`: a file per model and
+// mode, so that ctest's parallel tests never write the same one.
+void write_observed_rows(const std::string& model, const std::string& mode,
+                         const std::map<std::string, std::pair<std::string, std::string>>& rows) {
+  const std::filesystem::path dir = "observed-rows";
+  std::filesystem::create_directories(dir);
+  std::ofstream out(dir / (file_name_part(model) + "." + mode + ".csv"), std::ios::trunc);
+  out << csv_record({"model", "backend", "build", "mode", "status", "detail"}) << "\n";
+  for (const auto& [backend, row] : rows) {
+    out << csv_record({model, backend, this_build(), mode, row.first, row.second}) << "\n";
+  }
 }
 
 }  // namespace
@@ -74,26 +82,21 @@ std::map<std::pair<std::string, std::string>, ExpectedRow> expected_rows() {
   std::map<std::pair<std::string, std::string>, ExpectedRow> table;
   for (auto& row : records_of(read_file(source_path(kTable)))) {
     if (row["build"] != this_build()) continue;
-    table[{row["model"], row["backend"]}] = {row["performance"], row["accuracy"], row["note"]};
+    table[{row["model"], row["backend"]}] = {row["performance"], row["accuracy"], row["reason"],
+                                             row["note"]};
   }
   return table;
 }
 
 void expect_rows_as_in_the_table(const std::string& model, const std::string& only,
                                  const std::string& mode_name) {
-  const bool recording = std::getenv("TRACEBENCH_RECORD_ROWS") != nullptr;
   const auto table = expected_rows();
+  // Every backend but the ones the table skips: one without a line runs too,
+  // so that its row is recorded, and fails below.
   std::vector<std::string> backends;
   for (const auto& backend : backend_names()) {
     const auto entry = table.find({model, backend});
-    if (entry == table.end()) {
-      if (recording) {
-        backends.push_back(backend);
-        continue;
-      }
-      ADD_FAILURE() << model << " x " << backend << " has no line for build " << this_build()
-                    << " in " << kTable << " (TRACEBENCH_RECORD_ROWS records one)";
-    } else if (entry->second.status_in(mode_name) != kSkipped) {
+    if (entry == table.end() || entry->second.status_in(mode_name) != kSkipped) {
       backends.push_back(backend);
     }
   }
@@ -103,7 +106,7 @@ void expect_rows_as_in_the_table(const std::string& model, const std::string& on
   // workers starve each other (lazy_trace_everytime's compile of
   // mobilevit_xxs beside a two-thread load: 16 s spinning, 1.7 s passive; on
   // CI it ran past the timeout). These tests check rows, not speed.
-  std::vector<std::string> args = {TRACEBENCH_BINARY,
+  std::vector<std::string> args = {tracebench_binary(),
                                    "--backend=" + join(backends, ","),
                                    "--only=" + only,
                                    "--output",
@@ -122,23 +125,38 @@ void expect_rows_as_in_the_table(const std::string& model, const std::string& on
   for (auto& row : records_of(read_file(csv))) {
     rows[row["backend"]] = {row[mode.status_column], row[mode.detail_column]};
   }
+  write_observed_rows(model, mode_name, rows);
+  const std::string rerecord = "(make record-expected-rows writes what this run saw)";
   for (const auto& backend : backends) {
     const auto it = rows.find(backend);
     ASSERT_NE(it, rows.end()) << "no row for " << backend << "\n" << result.output;
     const auto& [status, detail] = it->second;
-    if (recording) {
-      record(model, backend, mode_name, status);
+    const auto line = table.find({model, backend});
+    if (line == table.end()) {
+      ADD_FAILURE() << model << " x " << backend << " has no line for build " << this_build()
+                    << " in " << kTable << "; it gave " << status << " " << rerecord;
       continue;
     }
-    const auto& expected = table.at({model, backend});
+    const auto& expected = line->second;
+    const std::string where = model + " x " + backend + " (" + mode_name + ", build " +
+                              this_build() + "): " + detail + "\n(the table's line: " + kTable +
+                              "; its note: " + expected.note + ")";
     // A cell may name alternatives ("pass|fail_accuracy") where its note says why.
     const auto allowed = split(expected.status_in(mode_name), '|');
     EXPECT_NE(std::find(allowed.begin(), allowed.end(), status), allowed.end())
-        << status << " is not " << join(allowed, " or ") << ": " << model << " x " << backend
-        << " (" << mode_name << ", build " << this_build() << "): " << detail
-        << "\n(the table's line: " << kTable << "; its note: " << expected.note << ")";
-    if (status != "pass") {
-      EXPECT_FALSE(detail.empty()) << backend << ": " << status << " without a reason";
+        << status << " is not " << join(allowed, " or ") << ": " << where;
+    if (status == "pass") continue;
+    // The same status for another reason is another failure: the row must
+    // give the error the table pins.
+    if (expected.reason.empty()) {
+      ADD_FAILURE() << status << " pins no reason in the table: " << where << " " << rerecord;
+    } else {
+      // Alternatives ("a|b") where the two modes word the failure differently.
+      const auto reasons = split(expected.reason, '|');
+      EXPECT_TRUE(std::any_of(
+          reasons.begin(), reasons.end(),
+          [&](const std::string& reason) { return detail.find(reason) != std::string::npos; }))
+          << status << " without the table's reason \"" << expected.reason << "\": " << where;
     }
   }
 }

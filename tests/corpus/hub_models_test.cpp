@@ -57,7 +57,7 @@ INSTANTIATE_TEST_SUITE_P(Hub, HubModelCorpus, ::testing::ValuesIn(kHubCorpus), h
 // shape_set_graph): BERT's positions and GPT-2's causal mask follow it. A C++
 // trace of the archive failed at any length but the example's.
 TEST(HubModels, TransformersRunEverySequenceLengthOfASet) {
-  const auto result = run_command({TRACEBENCH_BINARY, "--accuracy",
+  const auto result = run_command({testing::tracebench_binary(), "--accuracy",
                                    "--backend=ts,ofi,lazy_trace_once", "--shape-set", "dim1=8,16",
                                    "--only=" + kHubCorpus[0], "--only=" + kHubCorpus[1]});
   EXPECT_EQ(result.exit_code, 0) << result.output;
@@ -69,7 +69,7 @@ TEST(HubModels, TransformersRunEverySequenceLengthOfASet) {
 // size torch.export fixes unless told, and AOTInductor compiled for it gave
 // wrong numbers at batch 2.
 TEST(HubModels, ExportsRunEveryBatchOfASet) {
-  const auto result = run_command({TRACEBENCH_BINARY, "--accuracy",
+  const auto result = run_command({testing::tracebench_binary(), "--accuracy",
                                    "--backend=onnxruntime,openvino,aot_inductor,torch_compile",
                                    "--shape-set", "batch=1,2", "--only=" + kHubCorpus[0]});
   EXPECT_EQ(result.exit_code, 0) << result.output;
@@ -83,7 +83,7 @@ TEST(HubModels, MissingPackageNamesTheFix) {
     GTEST_SKIP() << python_interpreter() << " has transformers";
   }
   const auto result =
-      run_command({TRACEBENCH_BINARY, "--performance", "--only=hf:bert", "-n", "1"});
+      run_command({testing::tracebench_binary(), "--performance", "--only=hf:bert", "-n", "1"});
   EXPECT_NE(result.exit_code, 0);
   EXPECT_NE(result.output.find("needs the Python package transformers"), std::string::npos)
       << result.output;
@@ -95,8 +95,8 @@ TEST(HubModels, UnknownNamesNameTheFix) {
   if (run_command({python_interpreter(), "-c", "import timm"}).exit_code != 0) {
     GTEST_SKIP() << python_interpreter() << " lacks timm";
   }
-  const auto result =
-      run_command({TRACEBENCH_BINARY, "--performance", "--only=timm:no_such_net", "-n", "1"});
+  const auto result = run_command(
+      {testing::tracebench_binary(), "--performance", "--only=timm:no_such_net", "-n", "1"});
   EXPECT_NE(result.exit_code, 0);
   EXPECT_NE(result.output.find("timm.list_models() lists the names"), std::string::npos)
       << result.output;

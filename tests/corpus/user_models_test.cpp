@@ -131,8 +131,8 @@ TEST(UserModelControlFlow, TracedBranchIsWarnedAndCaught) {
       "--only=path:" + model_path({"scripted_control_flow.pt", "ScriptedGate"}).string() +
       ",class:ScriptedGate";
   const auto csv = testing::process_temp_path("control_flow.csv");
-  const auto timed = run_command({TRACEBENCH_BINARY, "--performance", "--backend=eager,ts", only,
-                                  "-n", "3", "--output", csv.string()});
+  const auto timed = run_command({testing::tracebench_binary(), "--performance",
+                                  "--backend=eager,ts", only, "-n", "3", "--output", csv.string()});
   ASSERT_EQ(timed.exit_code, 0) << timed.output;
   std::ifstream in(csv);
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -149,11 +149,12 @@ TEST(UserModelControlFlow, TracedBranchIsWarnedAndCaught) {
         << records[i][backend] << ": " << records[i][warnings];
   }
 
-  const auto checked = run_command({TRACEBENCH_BINARY, "--accuracy", "--backend=eager,ts", only});
+  const auto checked =
+      run_command({testing::tracebench_binary(), "--accuracy", "--backend=eager,ts", only});
   EXPECT_TRUE(std::regex_search(checked.output, std::regex(R"(ScriptedGate +ts +pass)")))
       << checked.output;
-  const auto randomized = run_command(
-      {TRACEBENCH_BINARY, "--accuracy", "--randomize-input", "--backend=eager,ts", only});
+  const auto randomized = run_command({testing::tracebench_binary(), "--accuracy",
+                                       "--randomize-input", "--backend=eager,ts", only});
   EXPECT_TRUE(std::regex_search(randomized.output, std::regex(R"(ScriptedGate +eager +pass)")))
       << randomized.output;
   EXPECT_TRUE(

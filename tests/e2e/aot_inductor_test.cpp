@@ -22,9 +22,10 @@ namespace fs = std::filesystem;
 // One aot_inductor row of small_convnet, with a package cache of its own.
 nlohmann::json aot_inductor_row(const fs::path& cache, const std::string& report_name) {
   const auto report = testing::process_temp_path(report_name);
-  const auto result = run_command({"/usr/bin/env", "TRACEBENCH_CACHE_DIR=" + cache.string(),
-                                   TRACEBENCH_BINARY, "--performance", "-k", "^small_convnet$",
-                                   "--backend=aot_inductor", "-n", "3", "--json", report.string()});
+  const auto result =
+      run_command({"/usr/bin/env", "TRACEBENCH_CACHE_DIR=" + cache.string(),
+                   testing::tracebench_binary(), "--performance", "-k", "^small_convnet$",
+                   "--backend=aot_inductor", "-n", "3", "--json", report.string()});
   EXPECT_EQ(result.exit_code, 0) << result.output;
   std::ifstream in(report);
   return nlohmann::json::parse(in)["rows"].at(0);

@@ -14,7 +14,7 @@
 namespace tracebench {
 namespace {
 
-const std::string kSource = TRACEBENCH_SOURCE_DIR;
+const std::string kSource = testing::source_dir();
 
 using testing::tracebench;
 using testing::tracebench_json;

@@ -40,7 +40,7 @@ TEST(Launcher, CpusBindTheModelsProcess) {
   const auto dir = testing::process_temp_path("affinity");
   const auto result = tracebench({"--performance", "--backend=eager", "-n", "2", "--cpus", "0",
                                   "--save-outputs", dir.string(),
-                                  "--only=path:" + std::string(TRACEBENCH_SOURCE_DIR) +
+                                  "--only=path:" + std::string(testing::source_dir()) +
                                       "/tests/data/affinity_model.cpp,class:AffinityModel"});
   ASSERT_EQ(result.exit_code, 0) << result.output;
   std::string saved;
@@ -82,7 +82,7 @@ TEST(Launcher, EnvironmentsAllocatorIsTheRunsWithoutMalloc) {
     const char* isolation = isolated ? "isolated" : "--no-isolation";
     const auto json = testing::process_temp_path(std::string("env_malloc_") + isolation + ".json");
     std::vector<std::string> command = {"/usr/bin/env", "GLIBC_TUNABLES=glibc.malloc.hugetlb=1",
-                                        TRACEBENCH_BINARY};
+                                        testing::tracebench_binary()};
     command.insert(command.end(), {"--performance", "--backend=ts", "-k", "^Linear", "-n", "2",
                                    "--json", json.string()});
     if (!isolated) command.push_back(isolation);

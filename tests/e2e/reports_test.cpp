@@ -540,8 +540,8 @@ TEST(Reports, PartitionsFromSlurmAndKubernetes) {
     const auto json = scratch(std::string(scheduler.source) + ".json");
     std::vector<std::string> argv = {"/usr/bin/env"};
     argv.insert(argv.end(), scheduler.variables.begin(), scheduler.variables.end());
-    for (const char* arg : {TRACEBENCH_BINARY, "--performance", "--backend=eager", "-k", "^Linear",
-                            "-k", "small_convnet", "-n", "3", "--json"}) {
+    for (const char* arg : {testing::tracebench_binary(), "--performance", "--backend=eager", "-k",
+                            "^Linear", "-k", "small_convnet", "-n", "3", "--json"}) {
       argv.push_back(arg);
     }
     argv.push_back(json.string());

@@ -29,7 +29,7 @@ extern char** environ;
 namespace tracebench {
 namespace {
 
-const std::string kSource = TRACEBENCH_SOURCE_DIR;
+const std::string kSource = testing::source_dir();
 const std::string kBadModels = kSource + "/tests/data/bad_models.cpp";
 
 std::string bad(const std::string& class_name) {
@@ -110,10 +110,10 @@ TEST_F(Robustness, SuiteSurvivesCrashHangAndThrow) {
 
 TEST_F(Robustness, AbortOutOfMemoryAndUnknownClassAreRows) {
   // A memory limit makes AllocatesForever fail fast instead of eating the machine.
-  const std::string command = "ulimit -v 16000000 && exec '" + std::string(TRACEBENCH_BINARY) +
-                              "' --performance -n 2 '" + bad("Aborts") + "' '" +
-                              bad("AllocatesForever") + "' '" + bad("NoSuchClass") + "' '" +
-                              bad("GoodModel") + "'";
+  const std::string command = "ulimit -v 16000000 && exec '" +
+                              std::string(testing::tracebench_binary()) + "' --performance -n 2 '" +
+                              bad("Aborts") + "' '" + bad("AllocatesForever") + "' '" +
+                              bad("NoSuchClass") + "' '" + bad("GoodModel") + "'";
   auto result = run_command({"bash", "-c", command});
   // The whole suite ran, then the bad input (a class that does not exist) is
   // the exit code, with the fix on the last line.
@@ -200,7 +200,7 @@ size_t line_count(const std::filesystem::path& path) {
 
 TEST_F(Robustness, KillNineLeavesWholeRowsAndResumeFinishes) {
   const auto csv = temp_file("killed.csv");
-  const std::vector<std::string> args = {TRACEBENCH_BINARY,
+  const std::vector<std::string> args = {testing::tracebench_binary(),
                                          "--performance",
                                          "--backend=eager,ts",
                                          "-n",

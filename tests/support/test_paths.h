@@ -1,6 +1,9 @@
 #pragma once
-// Paths the tests need: source files fixed by CMake at build time, and
-// scratch paths private to this test process.
+// Paths the tests need: the source tree and the binary under test, which
+// CMake writes into one generated file (tests/CMakeLists.txt: test_locations)
+// so that no other test object holds the clone's path and a compiler cache
+// serves them from another clone; and scratch paths private to this test
+// process.
 
 #include <unistd.h>
 
@@ -9,8 +12,14 @@
 
 namespace tracebench::testing {
 
+/// The source tree's root, as an absolute path.
+const char* source_dir();
+
+/// The tracebench binary of this build tree.
+const char* tracebench_binary();
+
 inline std::filesystem::path source_path(const std::string& relative) {
-  return std::filesystem::path(TRACEBENCH_SOURCE_DIR) / relative;
+  return std::filesystem::path(source_dir()) / relative;
 }
 
 /// `name` inside a temp folder of this process's own. ctest runs each test in

@@ -17,7 +17,7 @@ namespace tracebench::testing {
 
 /// `tracebench ARGS...`: its exit code and what it printed (stdout and stderr).
 inline CommandResult tracebench(std::vector<std::string> args) {
-  args.insert(args.begin(), TRACEBENCH_BINARY);
+  args.insert(args.begin(), testing::tracebench_binary());
   return run_command(args);
 }
 

@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include "build_config.h"
 #include "tracebench/error.h"
+#include "util/build_config.h"
 
 namespace tracebench {
 namespace {

@@ -5,8 +5,8 @@
 #include <fstream>
 #include <iterator>
 
-#include "build_config.h"
 #include "tracebench/tracing.h"
+#include "util/build_config.h"
 #include "util/cache.h"
 #include "util/python_interpreter.h"
 #include "util/scratch_directory.h"
