@@ -1,5 +1,6 @@
 #include "orchestration/validate_options.h"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "backends/registry.h"
@@ -9,6 +10,7 @@
 #include "runner/sweep.h"
 #include "runner/training.h"
 #include "tracebench/error.h"
+#include "util/text.h"
 
 namespace tracebench {
 
@@ -107,6 +109,13 @@ void validate(const RunOptions& options) {
   if (!(options.timeout_s > 0)) throw UsageError("--timeout must be more than 0 seconds");
   if (options.backends.empty()) throw UsageError("--backend is empty; name at least one backend");
   for (const auto& backend : options.backends) make_backend(backend);  // throws if unknown
+  const auto known = backend_names();
+  for (const auto& skipped : options.auto_skip) {
+    if (std::find(known.begin(), known.end(), skipped) == known.end()) {
+      throw UsageError("--auto-skip " + skipped + ": no such backend; choose from " +
+                       join(known, ", "));
+    }
+  }
   validate_measurement_options(options);
   parse_optimizer(options.optimizer);  // likewise
   validate_saved_files(options);

@@ -95,8 +95,8 @@ struct RunOptions {
   std::string rows_to;
   /// Child mode: publish what the child is doing in this file (runner/child_phase.h).
   std::string phase_to;
-  /// Child mode: auto's candidates that killed an earlier child of this model
-  /// (CompileOptions::auto_skip); the parent adds them as it retries.
+  /// auto's candidates to leave out (--auto-skip, CompileOptions::auto_skip);
+  /// the parent adds those that killed an earlier child of a model as it retries.
   std::vector<std::string> auto_skip;
   /// The parsed flags a child process is started with (all but the selection
   /// and output flags, which the parent owns). Filled by the CLI.

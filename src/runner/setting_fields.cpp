@@ -159,6 +159,18 @@ std::vector<SettingField> make_setting_fields() {
        [](const RunOptions& o) {
          return o.mode == Mode::kTraining ? json(o.optimizer) : json(nullptr);
        }},
+      // The parent writes it into each child's arguments with the candidates
+      // that crashed an earlier child of the model (orchestration/isolation.cpp).
+      {"auto_skip",
+       {{"--auto-skip",
+         "Backends --backend=auto leaves out of its candidates, comma-separated, where their "
+         "compile costs more than the answer is worth (default: none; auto also leaves out one "
+         "that crashed on the model, and its row says so)",
+         comma_list(&RunOptions::auto_skip)}},
+       kEachChild,
+       kChangesNumbers,
+       kOneValue,
+       value_of(&RunOptions::auto_skip)},
       {"auto_tolerance",
        {{"--auto-tolerance",
          "The loosest arithmetic --backend=auto may choose: exact (float32 rules, the default), "
@@ -412,15 +424,6 @@ std::vector<SettingField> make_setting_fields() {
        nullptr},
       {nullptr,
        {{"--phase-to", "", internal(&RunOptions::phase_to)}},
-       kEachChild,
-       kSameNumbers,
-       kOneValue,
-       nullptr},
-      {nullptr,
-       {{"--auto-skip", "",
-         [](CLI::App& app, RunOptions& options, const SettingFlag& flag) {
-           return internal(&RunOptions::auto_skip)(app, options, flag)->delimiter(',');
-         }}},
        kEachChild,
        kSameNumbers,
        kOneValue,

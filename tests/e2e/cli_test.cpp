@@ -10,6 +10,7 @@
 #include "test_paths.h"
 #include "tracebench_cli.h"
 #include "util/subprocess.h"
+#include "util/text.h"
 
 namespace tracebench {
 namespace {
@@ -115,6 +116,25 @@ TEST(Cli, HelpStatesDefaults) {
   EXPECT_GT(options_with_values, 20);
 }
 
+// --auto-skip reaches each model's process: auto neither compiles nor times
+// the candidates it names, and the run's config records them.
+TEST(Cli, AutoSkipLeavesItsCandidatesOut) {
+  const std::vector<std::string> skipped = {"ofi",      "onednn_linear", "xnnpack",
+                                            "openvino", "onnxruntime",   "aot_inductor"};
+  const auto report = tracebench_json({"--performance", "--backend=auto", "-k", "^LinearModel$",
+                                       "-n", "3", "--auto-skip=" + join(skipped, ",")},
+                                      "auto_skip.json");
+  ASSERT_EQ(report["rows"].size(), 1u) << report;
+  const auto& row = report["rows"][0];
+  ASSERT_EQ(row["status"], "pass") << row;
+  EXPECT_EQ(row["chosen"], "eager") << row;
+  EXPECT_TRUE(row["counters"].contains("auto_candidate_ms.eager")) << row;
+  for (const auto& backend : skipped) {
+    EXPECT_FALSE(row["counters"].contains("auto_candidate_ms." + backend)) << backend << row;
+  }
+  EXPECT_EQ(report["config"]["auto_skip"], skipped) << report["config"];
+}
+
 struct BadInput {
   std::string name;  // the test's name in ctest's listing
   std::vector<std::string> args;
@@ -152,6 +172,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"UnknownBackend",
                  {"--performance", "--backend=tensorrt"},
                  "unknown backend 'tensorrt'"},
+        BadInput{"UnknownAutoSkip",
+                 {"--performance", "--backend=auto", "--auto-skip=aot_inductor,tensorrt"},
+                 "--auto-skip tensorrt: no such backend; choose from"},
         BadInput{"ZeroRepeat", {"--performance", "-n", "0"}, "--repeat must be at least 1"},
         BadInput{"NegativeBatchSize",
                  {"--performance", "--batch-size", "-3"},

@@ -29,6 +29,7 @@ const std::map<std::string, std::vector<std::string>>& sample_arguments() {
       {"--amp", {"--amp"}},
       {"--optimizer", {"--training", "--optimizer", "adam"}},
       {"--auto-tolerance", {"--auto-tolerance", "int8"}},
+      {"--auto-skip", {"--auto-skip", "aot_inductor,xnnpack"}},
       {"--only", {"--only", "resnet18"}},
       {"--backend", {"--backend", "ofi,ts"}},
       {"--filter", {"-k", "res"}},

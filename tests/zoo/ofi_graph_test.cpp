@@ -10,7 +10,9 @@
 #include <sstream>
 
 #include "backends/graph/frozen_graph.h"
+#include "test_paths.h"
 #include "tracebench/tracing.h"
+#include "util/python_interpreter.h"
 #include "util/subprocess.h"
 #include "zoo/zoo.h"
 
@@ -49,10 +51,11 @@ TEST_P(OfiGraph, SameNodeKindsAsPythonsOptimizeForInference) {
   const std::string name = GetParam();
   CommandResult reference;
   try {
-    reference = run_command(
-        {TRACEBENCH_REFERENCE_PYTHON, TRACEBENCH_TORCHVISION_REFERENCE, "--ofi-graph", name});
+    reference = run_command({python_interpreter(),
+                             testing::source_path("tests/zoo/torchvision_reference.py").string(),
+                             "--ofi-graph", name});
   } catch (const std::exception& error) {
-    GTEST_SKIP() << "cannot start " TRACEBENCH_REFERENCE_PYTHON " (" << error.what()
+    GTEST_SKIP() << "cannot start " << python_interpreter() << " (" << error.what()
                  << "); install python3-torch and python3-torchvision";
   }
   if (reference.exit_code == 3) GTEST_SKIP() << reference.output;

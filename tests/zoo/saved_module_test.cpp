@@ -12,6 +12,7 @@
 #include "backends/registry.h"
 #include "runner/save_optimized.h"
 #include "test_paths.h"
+#include "util/python_interpreter.h"
 #include "util/subprocess.h"
 #include "zoo/zoo.h"
 
@@ -72,16 +73,16 @@ TEST_P(SavedModule, LoadsInPythonAndComputesWhatWasTimed) {
   const std::string reference_path = (dir_ / "reference.pt").string();
   save_reference(inputs, timed, reference_path);
 
-  std::vector<std::string> command = {TRACEBENCH_REFERENCE_PYTHON,
-                                      TRACEBENCH_SAVED_MODULE_REFERENCE, module_path,
-                                      reference_path, std::to_string(param.tolerance)};
+  std::vector<std::string> command = {
+      python_interpreter(), testing::source_path("tests/zoo/saved_module_reference.py").string(),
+      module_path, reference_path, std::to_string(param.tolerance)};
   const auto loader_step = compiled->saveable_graph().loader_step;
   if (!loader_step.empty()) command.push_back(loader_step);
   CommandResult result;
   try {
     result = run_command(command);
   } catch (const std::exception& error) {
-    GTEST_SKIP() << "cannot start " TRACEBENCH_REFERENCE_PYTHON " (" << error.what()
+    GTEST_SKIP() << "cannot start " << python_interpreter() << " (" << error.what()
                  << "); install python3-torch";
   }
   if (result.exit_code == 3) GTEST_SKIP() << result.output;

@@ -12,6 +12,8 @@
 #include <iostream>
 #include <map>
 
+#include "test_paths.h"
+#include "util/python_interpreter.h"
 #include "util/subprocess.h"
 #include "zoo/state_dict_reader.h"
 #include "zoo/zoo.h"
@@ -52,14 +54,15 @@ TEST_P(TorchvisionEquivalence, SameOutputWithTorchvisionWeights) {
   ScratchDir dir(name);
   CommandResult reference;
   try {
-    reference = run_command(
-        {TRACEBENCH_REFERENCE_PYTHON, TRACEBENCH_TORCHVISION_REFERENCE, name, dir.path().string()});
+    reference = run_command({python_interpreter(),
+                             testing::source_path("tests/zoo/torchvision_reference.py").string(),
+                             name, dir.path().string()});
   } catch (const std::exception& error) {
-    GTEST_SKIP() << "cannot start " TRACEBENCH_REFERENCE_PYTHON " (" << error.what()
+    GTEST_SKIP() << "cannot start " << python_interpreter() << " (" << error.what()
                  << "); install python3-torch and python3-torchvision";
   }
   if (reference.exit_code == 3) {
-    GTEST_SKIP() << TRACEBENCH_REFERENCE_PYTHON " has no torchvision (" << reference.output
+    GTEST_SKIP() << python_interpreter() << " has no torchvision (" << reference.output
                  << "); install python3-torch and python3-torchvision";
   }
   ASSERT_EQ(reference.exit_code, 0) << reference.output;
