@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Where a test phase's time went: its slowest ctest cases and each label's share.
+"""Where a test phase's time went: its slowest families of ctest cases, and its slowest cases.
 
 usage: slowest_tests.py JUNIT_XML [N]   (the XML is what `ctest --output-junit` wrote;
        N cases, 12 by default)
 
-.ci/run prints it after each build's tests, so that a CI run that grew slower says which
-cases grew, from the run itself.
+.ci/run prints it at exit for each build whose tests ran, so that a CI run that grew slower
+says which cases grew, from the run itself.
 """
 import collections
 import sys

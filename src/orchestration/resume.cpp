@@ -8,6 +8,7 @@
 #include "report/csv.h"
 #include "report/csv_reader.h"
 #include "tracebench/error.h"
+#include "util/files.h"
 
 namespace tracebench {
 
@@ -37,7 +38,7 @@ namespace {
 // written: a temporary file renamed over it, so a crash here leaves the old
 // file or the new one, never a mix.
 void rewrite_csv(const std::string& csv_path, const std::vector<CsvRow>& kept, bool accuracy) {
-  const std::string temporary = csv_path + ".tmp";
+  const std::string temporary = partial_path_beside(csv_path).string();
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
     out << csv_header(accuracy) << "\n";
