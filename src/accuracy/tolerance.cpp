@@ -30,7 +30,7 @@ Tolerance tolerance_for(const std::string& model, Mode mode, Precision precision
   if (numerics == Numerics::kInt8) {
     // Dynamic int8 linears quantize each weight row to 255 levels and each
     // activation per call: about 1% off per layer, compounding with depth.
-    // Hence 5e-2 elementwise, or 5% of the output's rms (docs/accuracy.md).
+    // Hence 5e-2 elementwise, or 5% of the output's rms (docs/backends.md).
     tolerance.tol = 5e-2;
     tolerance.relative_rmse = 5e-2;
   } else if (numerics == Numerics::kBFloat16 && precision == Precision::kFloat32) {

@@ -1,7 +1,7 @@
 #pragma once
 // The one table of accuracy tolerances: per precision, the backend's own
 // numerics and mode, with per-model overrides that carry their reason
-// (docs/accuracy.md states them).
+// (docs/backends.md states them).
 
 #include <string>
 

@@ -54,6 +54,11 @@ std::unique_ptr<Backend> make_backend(const std::string& name) {
   return backend;
 }
 
+Numerics backend_numerics(const std::string& name) {
+  const BackendFactory* factory = find_factory(name);
+  return factory == nullptr ? Numerics::kExact : (*factory)()->numerics();
+}
+
 BackendFactory register_backend(const std::string& name, BackendFactory factory) {
   if (BackendFactory* known = find_factory(name)) {
     std::swap(*known, factory);

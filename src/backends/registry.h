@@ -28,6 +28,10 @@ std::vector<std::string> backend_names();
 /// UsageError listing the known ones.
 std::unique_ptr<Backend> make_backend(const std::string& name);
 
+/// The numerics of backend `name` (Backend::numerics); kExact for a name the
+/// registry lacks, such as a plugin's in a report read elsewhere.
+Numerics backend_numerics(const std::string& name);
+
 /// Registers a backend created outside the built-in list (tests, plugins).
 /// A name already known is replaced: the factory it had is returned (empty
 /// for a new name), so that a test that plants a backend can put it back.

@@ -78,6 +78,7 @@ void validate(const RunOptions& options) {
   validate_launcher(options);
   require_positive("--streams", options.streams);
   if (options.input_pool < 0) throw UsageError("--input-pool must be at least 1");
+  if (options.eval_inputs < 1) throw UsageError("--eval-inputs must be at least 1");
   if (options.input_pool > 0 && options.randomize_input) {
     throw UsageError(
         "--input-pool and --randomize-input both choose each sample's inputs; give one");

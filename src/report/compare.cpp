@@ -49,6 +49,8 @@ RowChange measure_change(const ResultRow& base, const ResultRow& next, const Run
   change.new_latency_ms = next.abs_latency_ms;
   change.base_speedup = base.speedup;
   change.new_speedup = next.speedup;
+  change.base_sqnr_db = base.sqnr_db;
+  change.new_sqnr_db = next.sqnr_db;
   if (!base.passed() || !next.passed()) {
     change.verdict = base.passed() ? "newly_failing" : next.passed() ? "fixed" : "failing";
     return change;
@@ -130,9 +132,19 @@ std::string format_comparison(const RunComparison& c) {
   for (const auto& change : c.changes) {
     backend_width = std::max(backend_width, change.backend.size() + 1);
   }
+  // Rows below float32 carry their accuracy cost: a faster int8 row may have
+  // paid for it in SQNR, so a reader sees both moves side by side.
+  const bool any_sqnr =
+      std::any_of(c.changes.begin(), c.changes.end(), [](const RowChange& change) {
+        return !std::isnan(change.base_sqnr_db) || !std::isnan(change.new_sqnr_db);
+      });
+  const auto sqnr = [](double db) {
+    return std::isnan(db) ? std::string("-") : printf_string("%.1f", db);
+  };
   std::string out = pad_right("model", 28) + pad_right("backend", backend_width) +
                     pad_left("base ms", 11) + pad_left("new ms", 11) + pad_left("change", 9) +
-                    pad_left("p", 7) + pad_left("speedup base->new", 20) + "  verdict\n";
+                    pad_left("p", 7) + pad_left("speedup base->new", 20) +
+                    (any_sqnr ? pad_left("sqnr dB base->new", 19) : "") + "  verdict\n";
   for (const auto& change : c.changes) {
     const bool measured = change.speedup_ratio > 0;
     out += pad_right(change.model, 28) + pad_right(change.backend, backend_width) +
@@ -144,6 +156,8 @@ std::string format_comparison(const RunComparison& c) {
                                    printf_string("%.3fx", change.new_speedup)
                              : "-",
                     20) +
+           (any_sqnr ? pad_left(sqnr(change.base_sqnr_db) + " -> " + sqnr(change.new_sqnr_db), 19)
+                     : "") +
            "  " + change.verdict + "\n";
   }
   const auto percent = [](double ratio) {

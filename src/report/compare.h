@@ -10,6 +10,7 @@
 // is a regression when its latency rose by more than `threshold` with
 // p < alpha, or when it passed in base and fails in new.
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,9 @@ struct RowChange {
   double p_value = 1;         // Mann-Whitney U on backend samples
   double base_speedup = 0, new_speedup = 0;
   double speedup_ratio = 0;  // new / base
+  /// The rows' accuracy cost below float32 (ResultRow::sqnr_db); NaN where none.
+  double base_sqnr_db = std::numeric_limits<double>::quiet_NaN();
+  double new_sqnr_db = std::numeric_limits<double>::quiet_NaN();
 };
 
 struct RunComparison {

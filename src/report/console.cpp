@@ -53,7 +53,15 @@ std::string format_speedup(const ResultRow& row, bool with_ci) {
         " [" + printf_string("%.2f", row.ci_low) + ", " + printf_string("%.2f", row.ci_high) + "]";
   }
   return printf_string("%.3fx", row.speedup) + interval +
-         " p=" + printf_string("%.2f", row.p_value);
+         " p=" + printf_string("%.2f", row.p_value) + format_precision_cost(row);
+}
+
+std::string format_precision_cost(const ResultRow& row) {
+  if (row.ran_precision.empty() || row.ran_precision == "fp32") return "";
+  std::string text = " " + row.ran_precision;
+  if (!std::isnan(row.sqnr_db)) text += printf_string(" sqnr=%.1fdB", row.sqnr_db);
+  if (!std::isnan(row.top1_agreement)) text += printf_string(" top1=%.1f%%", row.top1_agreement);
+  return text;
 }
 
 namespace {
@@ -140,7 +148,8 @@ std::vector<std::vector<std::string>> grid_table_cells(const std::vector<ResultR
       if (it == cells.end()) {
         line.push_back("-");
       } else if (it->second->passed()) {
-        line.push_back(printf_string("%.3f", it->second->speedup));
+        line.push_back(printf_string("%.3f", it->second->speedup) +
+                       format_precision_cost(*it->second));
       } else {
         line.push_back(it->second->status);
       }

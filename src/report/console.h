@@ -12,6 +12,11 @@ namespace tracebench {
 /// With `with_ci` and a valid interval: "1.502x [1.48, 1.53] p=0.00".
 std::string format_speedup(const ResultRow& row, bool with_ci = false);
 
+/// " int8 sqnr=31.4dB top1=99.2%" for a row that ran below float32: the
+/// precision it ran at and what that cost against float32 eager (a figure
+/// not measured is left out); "" for a float32 row.
+std::string format_precision_cost(const ResultRow& row);
+
 /// The width of the backend column when a run has `backends`: 0 (no column,
 /// the seed's line) for one backend, else the longest name and at least 12,
 /// so that every line of the run aligns.

@@ -8,6 +8,7 @@
 
 #include "measure/statistics.h"
 #include "report/backend_summary.h"
+#include "report/console.h"
 #include "report/html_sweep_charts.h"
 #include "report/op_tables.h"
 #include "report/row_figures.h"
@@ -44,13 +45,19 @@ std::string speedup_chart(const std::vector<ResultRow>& rows,
   }
   top *= 1.1;
   const double label = 220, width = 520, bar = 14, gap = 10;
+  // Room after the longest bar for its label, and for what a row below
+  // float32 cost (" int8 sqnr=31.4dB top1=99.2%") where one did.
+  const bool any_cost = std::any_of(rows.begin(), rows.end(), [](const ResultRow& row) {
+    return row.passed() && !format_precision_cost(row).empty();
+  });
+  const double right = any_cost ? 230 : 80;
   const double height = models.size() * (backends.size() * bar + gap) + 40;
   auto x = [&](double value) { return label + width * value / top; };
   std::ostringstream svg;
   // The viewBox lets a narrow window scale the chart down (the page's CSS).
   svg << "<svg class=\"speedup-chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\""
-      << num(label + width + 80) << "\" height=\"" << num(height) << "\" viewBox=\"0 0 "
-      << num(label + width + 80) << " " << num(height) << "\" role=\"img\">\n"
+      << num(label + width + right) << "\" height=\"" << num(height) << "\" viewBox=\"0 0 "
+      << num(label + width + right) << " " << num(height) << "\" role=\"img\">\n"
       << "<title>Speedup over eager with 95% CI</title>\n";
   double y = 10;
   for (const auto& model : models) {
@@ -77,7 +84,8 @@ std::string speedup_chart(const std::vector<ResultRow>& rows,
         svg << "<text x=\""
             << num(x(std::max(row->speedup, std::isfinite(row->ci_high) ? row->ci_high : 0.0)) + 6)
             << "\" y=\"" << num(y + bar - 3) << "\" font-size=\"11\">"
-            << html_number("%.3fx", row->speedup) << "</text>\n";
+            << html_number("%.3fx", row->speedup) << html_escape(format_precision_cost(*row))
+            << "</text>\n";
       } else if (row != rows.end()) {
         svg << "<text x=\"" << num(label + 4) << "\" y=\"" << num(y + bar - 3)
             << "\" font-size=\"11\" fill=\"#c00\">" << html_escape(backend) << ": "
@@ -164,9 +172,9 @@ std::string disclosure(const std::string& summary, const std::string& html_text)
 // measured per shape. The others (memory, first call, percentiles,
 // settings) are one click away.
 bool shown_by_default(const RowField& field, bool shape_set) {
-  static const std::vector<std::string> kHeadings = {"batch",    "speedup",       "latency ms",
-                                                     "eager ms", "Welch p",       "compile s",
-                                                     "chosen",   "throughput /s", "peak share"};
+  static const std::vector<std::string> kHeadings = {
+      "batch",  "speedup",       "latency ms", "eager ms", "Welch p", "compile s",
+      "chosen", "throughput /s", "peak share", "ran at",   "SQNR dB", "top-1 %"};
   if (std::find(kHeadings.begin(), kHeadings.end(), field.html_heading) != kHeadings.end()) {
     return true;
   }

@@ -41,6 +41,10 @@ struct ResultRow {
   std::string model;
   std::string backend;
   std::string chosen;  // the backend `auto` picked and ran; "" for the others
+  /// The precision the row's arithmetic ran at: `precision`, or its backend's
+  /// own where that lowers it (bf16 on an openvino_bf16 row, int8); "" where
+  /// not recorded (older reports).
+  std::string ran_precision;
   /// What ran the compiled model, its version and language ("OpenVINO 2026.4.1
   /// (C++)"), and the runtime's settings as "KEY=value" pairs separated by "; ";
   /// empty where nothing was compiled.
@@ -84,6 +88,13 @@ struct ResultRow {
   // compilation_latency_s is the compile step alone; this is the first call
   // after it (lazy backends compile there).
   double first_call_latency_s = std::numeric_limits<double>::quiet_NaN();
+
+  // What a row that ran below float32 costs in accuracy, against float32
+  // eager over the evaluation set (runner/evaluation_set.h): the outputs'
+  // SQNR in dB and the share of top-1 predictions kept, in percent. NaN on
+  // float32 rows and where not measurable (the row's warnings say why).
+  double sqnr_db = std::numeric_limits<double>::quiet_NaN();
+  double top1_agreement = std::numeric_limits<double>::quiet_NaN();
 
   // The work of one call and this machine's limit for it (docs/statistics.md):
   // FLOPs of one call at the row's batch size (measure/flops.h counts them),

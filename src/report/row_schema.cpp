@@ -316,6 +316,11 @@ std::vector<RowField> make_row_fields() {
   added.push_back(counted("graphs", "", "graphs", "%.0f", kGraphsCounter));
   added.push_back(
       counted("graph_compile_s", "s", "graphs' compile s", "%.3f", kGraphCompileSecondsCounter));
+  // What a lower precision cost (runner/evaluation_set.h).
+  added.push_back(text("ran_precision", "ran_precision", &R::ran_precision, "ran at"));
+  added.push_back(number("sqnr_db", "sqnr_db", "dB", &R::sqnr_db, "SQNR dB", "%.1f"));
+  added.push_back(
+      number("top1_agreement", "top1_agreement", "%", &R::top1_agreement, "top-1 %", "%.1f"));
   fields.insert(chosen + 1, added.begin(), added.end());
   return fields;
 }

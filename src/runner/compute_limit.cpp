@@ -5,18 +5,6 @@
 
 namespace tracebench {
 
-namespace {
-
-Numerics backend_numerics(const std::string& name) {
-  try {
-    return make_backend(name)->numerics();
-  } catch (const std::exception&) {
-    return Numerics::kExact;  // a name the registry lacks (a plugin not loaded here)
-  }
-}
-
-}  // namespace
-
 void set_peak_gflops(ResultRow& row, const std::map<std::string, double>& peaks) {
   const Numerics numerics = backend_numerics(row.chosen.empty() ? row.backend : row.chosen);
   if (numerics == Numerics::kInt8) return;

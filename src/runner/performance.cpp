@@ -16,6 +16,7 @@
 #include "measure/statistics.h"
 #include "report/row_figures.h"
 #include "runner/child_phase.h"
+#include "runner/evaluation_set.h"
 #include "runner/execution_settings.h"
 #include "runner/input_pool.h"
 #include "runner/model_checks.h"
@@ -403,6 +404,16 @@ double flops_per_call(Model& model, const std::vector<c10::IValue>& inputs) {
   }
 }
 
+// The precision the row ran at and, below float32, what that cost.
+void add_precision_cost(ResultRow& row, Contender& contender,
+                        const std::optional<EvaluationSet>& evaluation, c10::ScalarType dtype) {
+  if (!row.passed()) return;
+  row.ran_precision = ran_precision(row);
+  // No evaluation set: training, or no backend of the run lowers precision.
+  if (row.ran_precision == precision_label(Precision::kFloat32) || !evaluation) return;
+  score_precision_cost(row, *contender.compiled, *evaluation, dtype);
+}
+
 }  // namespace
 
 // --save-outputs: every contender's first output, eager's included. A file
@@ -441,6 +452,15 @@ std::vector<ResultRow> measure_performance(LoadedModel& loaded, const RunOptions
     no_grad.emplace();
     loaded.model->set_training(false);
     for (auto& tensor : loaded.model->tensors()) tensor.requires_grad_(false);
+  }
+  // Before the cast: the rows below float32 are scored against float32.
+  std::optional<EvaluationSet> evaluation;
+  if (may_run_below_float32(options)) {
+    try {
+      evaluation = make_evaluation_set(loaded, options);
+    } catch (const std::exception& error) {
+      fail(contenders[0], error);  // eager cannot run the model: every row says so
+    }
   }
   const auto dtype = storage_dtype(options.precision);
   cast_model(*loaded.model, dtype);
@@ -518,6 +538,7 @@ std::vector<ResultRow> measure_performance(LoadedModel& loaded, const RunOptions
       warn_if_control_flow_was_traced(*contenders[i].row, *loaded.model, *contenders[i].backend);
     }
     warn_of_dropped_outputs(*contenders[i].row, loaded.dropped_outputs);
+    add_precision_cost(*contenders[i].row, contenders[i], evaluation, dtype);
     if (!options.profile_dir.empty() && contenders[i].row->passed()) {
       profile_row(*contenders[i].row, *contenders[i].compiled, inputs, options.profile_dir);
     }

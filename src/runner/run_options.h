@@ -64,6 +64,9 @@ struct RunOptions {
   /// --shape-set: the shapes the samples draw from, "batch=1,2,4" or
   /// "dim1=32..512" (runner/shape_set.h); "" for the inputs' one shape.
   std::string shape_set;
+  /// --eval-inputs: the input sets a row at a lower precision than float32 is
+  /// scored on against float32 eager (runner/evaluation_set.h).
+  int64_t eval_inputs = 16;
   int64_t repeat = 30;
   int64_t warmup = 3;
   int64_t iterations_per_run = 1;

@@ -259,6 +259,16 @@ std::vector<SettingField> make_setting_fields() {
        kChangesNumbers,
        kOneValue,
        value_of(&RunOptions::input_pool)},
+      {"eval_inputs",
+       {{"--eval-inputs",
+         "Score each row that ran below float32 (bf16, int8) on N input sets against float32 "
+         "eager: the --inputs file's first N, else N seeded ones apart from the timed inputs; "
+         "its sqnr_db and top1_agreement columns (default: 16)",
+         bound(&RunOptions::eval_inputs)}},
+       kChild,
+       kChangesNumbers,
+       kOneValue,
+       value_of(&RunOptions::eval_inputs)},
       {"shape_set",
        {{"--shape-set",
          "Time each sample at a shape drawn (seeded) from a set, as a served model sees many: "

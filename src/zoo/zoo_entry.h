@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "tracebench/model.h"
+#include "zoo/batch_norm_calibration.h"
 #include "zoo/inputs.h"
 #include "zoo/losses.h"
 #include "zoo/weights.h"
@@ -31,12 +32,16 @@ struct ZooEntry {
 
 /// Wraps a torch::nn module as a zoo model whose inputs come from `inputs_fn`,
 /// whose --weights are a Python state dict (see zoo/weights.h) and which
-/// trains with `loss` when given (else the harness's reduction).
+/// trains with `loss` when given (else the harness's reduction). Its batch
+/// norms' statistics are calibrated on seeded inputs (calibrate_batch_norms);
+/// --weights replaces them with the file's.
 template <typename Module>
 std::unique_ptr<Model> make_zoo_model(const std::string& name, std::shared_ptr<Module> module,
                                       std::function<std::vector<c10::IValue>()> inputs_fn,
                                       std::optional<TrainingLoss> loss = std::nullopt) {
+  Module& calibrated = *module;
   auto model = std::make_unique<NnModel<Module>>(name, std::move(module), std::move(inputs_fn));
+  calibrate_batch_norms(calibrated, *model);
   model->set_weights_loader([](Module& m, const std::string& path) { load_state_dict(m, path); });
   if (loss) model->set_training_loss(std::move(*loss));
   return model;

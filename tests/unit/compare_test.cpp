@@ -54,6 +54,26 @@ TEST(Compare, ImprovementsMissingAndNewlyFailingRows) {
   EXPECT_EQ(c.improvements, 1);
 }
 
+// A row below float32 shows its SQNR in both runs beside its speed; a run
+// of float32 rows only has no such column.
+TEST(Compare, RowsBelowFloat32ShowTheirSqnrInBothRuns) {
+  auto base = row_with("a", 1.0, 2.0, 0.01);
+  auto next = row_with("a", 0.5, 2.0, 0.01);
+  base.sqnr_db = 38.25;
+  next.sqnr_db = 21.5;
+  const auto c = compare_reports(run_of({base}), run_of({next}), 0.05);
+  ASSERT_EQ(c.changes.size(), 1u);
+  EXPECT_DOUBLE_EQ(c.changes[0].base_sqnr_db, 38.25);
+  EXPECT_DOUBLE_EQ(c.changes[0].new_sqnr_db, 21.5);
+  const auto text = format_comparison(c);
+  EXPECT_NE(text.find("sqnr dB base->new"), std::string::npos) << text;
+  EXPECT_NE(text.find("38.2 -> 21.5"), std::string::npos) << text;
+  const auto float32 = row_with("a", 1.0, 2.0, 0.01);
+  EXPECT_EQ(
+      format_comparison(compare_reports(run_of({float32}), run_of({float32}), 0.05)).find("sqnr"),
+      std::string::npos);
+}
+
 TEST(Compare, IdenticalRunsHaveNoChange) {
   const auto run = run_of({row_with("a", 1.0, 2.0, 0.05)});
   const auto c = compare_reports(run, run, 0.05);

@@ -135,10 +135,10 @@ TEST(CsvFormat, DynamoLeadingColumnsThenOurs) {
             "iterations_per_run,eager_peak_mem,backend_peak_mem,first_call_latency,warnings,mode,"
             "precision,chosen,p50_latency,p90_latency,p99_latency,p999_latency,throughput,gflops,"
             "peak_share,threads,streams,malloc,runtime,runtime_settings,shape_latency,graphs,"
-            "graph_compile_s");
+            "graph_compile_s,ran_precision,sqnr_db,top1_agreement");
   EXPECT_EQ(csv_line(measured("LinearModel", "eager", 1.25, 0.5)),
             "cpu,LinearModel,2,1.250000,1.500000,0.250000,,eager,0.500000,1.875000,pass,"
-            ",,,,0,1,,,,,eval,fp32,,,,,,,,,0,1,glibc,,,,,");
+            ",,,,0,1,,,,,eval,fp32,,,,,,,,,0,1,glibc,,,,,,,,");
   auto full = measured("LinearModel", "ts", 1.25, 0.5);
   full.ci_low = 1.2;
   full.ci_high = 1.3;
@@ -151,16 +151,19 @@ TEST(CsvFormat, DynamoLeadingColumnsThenOurs) {
   full.warning_codes = {"high_cv", "slow_start"};
   full.mode = "train";
   full.precision = "bf16";
+  full.ran_precision = "bf16";
+  full.sqnr_db = 41.5;
   EXPECT_EQ(csv_line(full),
             "cpu,LinearModel,2,1.250000,1.500000,0.250000,2.000000,ts,0.500000,1.875000,pass,,"
             "1.200000,1.300000,0.250000,3,1,2.000000,1.000000,0.125000,high_cv;slow_start,train,"
-            "bf16,,2000.000000,,,,1.000000,,,0,1,glibc,,,,,");  // p50 of 1, 2, 3 s; 2 samples / 2 s
+            "bf16,,2000.000000,,,,1.000000,,,0,1,glibc,,,,,,bf16,41.500000,");  // p50 of 1, 2, 3 s;
+                                                                                // 2 samples / 2 s
 }
 
 TEST(CsvFormat, FailedRowQuotesItsError) {
   EXPECT_EQ(csv_line(failed("m", "ts")),
             "cpu,m,0,0.000000,0.000000,0.000000,,ts,,0.000000,fail_to_run,"
-            "\"boom, \"\"quoted\"\"\",,,,0,1,,,,,eval,fp32,,,,,,,,,0,1,glibc,,,,,");
+            "\"boom, \"\"quoted\"\"\",,,,0,1,,,,,eval,fp32,,,,,,,,,0,1,glibc,,,,,,,,");
 }
 
 }  // namespace

@@ -193,6 +193,10 @@ TEST(ReportGolden, JsonFileText) {
    "csv_column": null,
    "unit": ""
   },
+  "ran_precision": {
+   "csv_column": "ran_precision",
+   "unit": ""
+  },
   "runtime": {
    "csv_column": "runtime",
    "unit": ""
@@ -217,6 +221,10 @@ TEST(ReportGolden, JsonFileText) {
    "csv_column": "speedup",
    "unit": "x"
   },
+  "sqnr_db": {
+   "csv_column": "sqnr_db",
+   "unit": "dB"
+  },
   "status": {
    "csv_column": "status",
    "unit": ""
@@ -232,6 +240,10 @@ TEST(ReportGolden, JsonFileText) {
   "throughput": {
    "csv_column": "throughput",
    "unit": "samples/s"
+  },
+  "top1_agreement": {
+   "csv_column": "top1_agreement",
+   "unit": "%"
   },
   "top_ops": {
    "csv_column": null,
@@ -328,6 +340,7 @@ TEST(ReportGolden, JsonFileText) {
    "peak_share": 0.02,
    "precision": "bf16",
    "profile_trace": "profiles/LinearModel.ts.json",
+   "ran_precision": "bf16",
    "runtime": "OpenVINO 2026.4.1",
    "runtime_settings": "NUM_STREAMS=1",
    "samples": 2,
@@ -340,10 +353,12 @@ TEST(ReportGolden, JsonFileText) {
     "batch=2": 1.9
    },
    "speedup": 1.25,
+   "sqnr_db": 41.5,
    "status": "pass",
    "streams": 2,
    "threads": 3,
    "throughput": 2068.9655172413795,
+   "top1_agreement": 98.5,
    "top_ops": [
     {
      "calls": 2,
@@ -406,6 +421,7 @@ TEST(ReportGolden, JsonFileText) {
    "peak_share": null,
    "precision": "bf16",
    "profile_trace": "profiles/LinearModel.ts.json",
+   "ran_precision": "bf16",
    "runtime": "OpenVINO 2026.4.1",
    "runtime_settings": "NUM_STREAMS=1",
    "samples": 0,
@@ -415,10 +431,12 @@ TEST(ReportGolden, JsonFileText) {
     "batch=2": 1.9
    },
    "speedup": 0.0,
+   "sqnr_db": 41.5,
    "status": "fail_to_run",
    "streams": 2,
    "threads": 3,
    "throughput": null,
+   "top1_agreement": 98.5,
    "top_ops": [
     {
      "calls": 2,

@@ -38,6 +38,7 @@ const std::map<std::string, std::vector<std::string>>& sample_arguments() {
       {"--input-shapes", {"--input-shapes", "1x10"}},
       {"--inputs", {"--inputs", "in.pt"}},
       {"--input-pool", {"--input-pool", "2"}},
+      {"--eval-inputs", {"--eval-inputs", "8"}},
       {"--shape-set", {"--shape-set", "batch=1,2"}},
       {"--repeat", {"-n", "5"}},
       {"--warmup", {"--warmup", "1"}},

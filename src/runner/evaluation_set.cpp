@@ -1,0 +1,81 @@
+#include "runner/evaluation_set.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "accuracy/precision_cost.h"
+#include "backends/registry.h"
+#include "runner/execution_settings.h"
+#include "runner/input_pool.h"
+#include "runner/status_rows.h"
+#include "util/error_text.h"
+#include "util/text.h"
+
+namespace tracebench {
+
+namespace {
+
+// Shifts the evaluation set's seeds away from the timed pool's, which are
+// seed + 7919 (i + 1) (input_pool.cpp): no multiple of 7919 reaches it, so the
+// two sets share no draw.
+constexpr uint64_t kEvaluationSeedOffset = 1000003;
+
+}  // namespace
+
+bool may_run_below_float32(const RunOptions& options) {
+  if (options.mode != Mode::kInference) return false;
+  if (options.precision != Precision::kFloat32) return true;
+  for (const auto& backend : options.backends) {
+    if (backend == "auto" ? options.auto_tolerance != Numerics::kExact
+                          : backend_numerics(backend) != Numerics::kExact) {
+      return true;
+    }
+  }
+  return false;
+}
+
+EvaluationSet make_evaluation_set(LoadedModel& loaded, const RunOptions& options) {
+  EvaluationSet set;
+  const auto wanted = static_cast<size_t>(options.eval_inputs);
+  if (!loaded.input_sets.empty()) {
+    const size_t count = std::min(wanted, loaded.input_sets.size());
+    set.inputs.assign(loaded.input_sets.begin(), loaded.input_sets.begin() + count);
+  } else {
+    for (size_t i = 0; i < wanted; ++i) {
+      set.inputs.push_back(randomized_inputs(loaded.inputs, options.seed + kEvaluationSeedOffset,
+                                             static_cast<int64_t>(i)));
+    }
+  }
+  for (const auto& inputs : set.inputs) set.fp32_outputs.push_back(loaded.model->forward(inputs));
+  return set;
+}
+
+std::string ran_precision(const ResultRow& row) {
+  const Numerics numerics = backend_numerics(row.chosen.empty() ? row.backend : row.chosen);
+  return numerics == Numerics::kExact ? row.precision : numerics_label(numerics);
+}
+
+void score_precision_cost(ResultRow& row, CompiledModel& compiled, const EvaluationSet& set,
+                          c10::ScalarType dtype) {
+  std::vector<c10::IValue> outputs;
+  try {
+    for (const auto& inputs : set.inputs)
+      outputs.push_back(compiled.run(cast_inputs(inputs, dtype)));
+  } catch (const std::exception& error) {
+    row.add_warning("precision_cost_missing",
+                    row.backend + ": no accuracy cost: the evaluation set failed to run: " +
+                        describe_error(error));
+    return;
+  }
+  row.sqnr_db = sqnr_db(set.fp32_outputs, outputs);
+  if (std::isnan(row.sqnr_db)) {
+    row.add_warning("precision_cost_missing",
+                    row.backend + ": no sqnr: no floating-point output to compare with float32's");
+  }
+  const auto top1 = top1_agreement(set.fp32_outputs, outputs);
+  row.top1_agreement = top1.percent;
+  if (!top1.why_not.empty())
+    row.add_warning("precision_cost_missing", row.backend + ": " + top1.why_not);
+}
+
+}  // namespace tracebench

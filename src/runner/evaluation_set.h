@@ -1,0 +1,45 @@
+#pragma once
+// What a row that ran below float32 costs in accuracy: its outputs on an
+// evaluation set against float32 eager's (accuracy/precision_cost.h), in the
+// row's sqnr_db and top1_agreement columns.
+//
+// The set is --eval-inputs input sets: the --inputs file's first ones, or the
+// example inputs' float tensors redrawn from a seed stream of its own, apart
+// from the timed samples' (runner/input_pool.h) and from any calibration set.
+
+#include <ATen/core/ivalue.h>
+
+#include <vector>
+
+#include "report/result_row.h"
+#include "runner/run_options.h"
+#include "sources/load_model.h"
+
+namespace tracebench {
+
+struct EvaluationSet {
+  std::vector<std::vector<c10::IValue>> inputs;  // float32
+  std::vector<c10::IValue> fp32_outputs;         // float32 eager's, one per set
+};
+
+/// Whether some row of this run may compute below float32: --bfloat16 or
+/// --amp, a backend that lowers precision itself, or auto allowed to choose
+/// one (--auto-tolerance).
+bool may_run_below_float32(const RunOptions& options);
+
+/// The evaluation set and float32 eager's outputs on it. `loaded.model` must
+/// still be float32, before the run casts it; called under the inference
+/// no-grad guard.
+EvaluationSet make_evaluation_set(LoadedModel& loaded, const RunOptions& options);
+
+/// The precision `row` ran at: its backend's (auto's pick's) own when that
+/// lowers precision (bf16, int8), else the run's (fp32, bf16, amp).
+std::string ran_precision(const ResultRow& row);
+
+/// Fills row.sqnr_db and row.top1_agreement from `compiled`'s outputs on the
+/// set (its inputs cast to `dtype`); a figure that cannot be had leaves its
+/// cell empty and the row says why (warning precision_cost_missing).
+void score_precision_cost(ResultRow& row, CompiledModel& compiled, const EvaluationSet& set,
+                          c10::ScalarType dtype);
+
+}  // namespace tracebench
