@@ -15,6 +15,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -40,6 +41,27 @@ enum class Precision { kFloat32, kBFloat16, kAmp };
 /// the accuracy rule the backend is held to (accuracy/tolerance.cpp) and which
 /// backends `auto` may choose under --auto-tolerance.
 enum class Numerics { kExact, kBFloat16, kInt8 };
+
+/// --auto-tolerance: what `auto` may give up for speed. By name ("bf16"), the
+/// loosest numerics it may choose, each candidate held to its numerics'
+/// accuracy rule. By measure ("sqnr=30", "top1=99"), any numerics: a
+/// candidate below float32 is kept when its outputs on the evaluation set keep
+/// every bound given (accuracy/accuracy_budget.h), one that computes in float32
+/// is still held to the exact rule.
+struct AccuracyBudget {
+  Numerics loosest = Numerics::kExact;
+  std::optional<double> min_sqnr_db;
+  std::optional<double> min_top1_percent;  // 0-100
+  bool by_measure() const { return min_sqnr_db.has_value() || min_top1_percent.has_value(); }
+};
+
+/// Input sets apart from the timed ones and the calibration set, and float32
+/// eager's outputs on each: what a row below float32 is scored on, and what
+/// `auto` checks a budget by measure on (runner/evaluation_set.h makes it).
+struct EvaluationSet {
+  std::vector<std::vector<c10::IValue>> inputs;  // float32
+  std::vector<c10::IValue> fp32_outputs;         // one per input set
+};
 
 /// Something a row should say about how its backend ran, such as bfloat16
 /// emulated on a CPU without native support: a stable code (the CSV's
@@ -98,8 +120,12 @@ struct CompileOptions {
   /// --shape-set: the example inputs at each of its shapes, for a backend
   /// that chooses among others by running them (auto); empty without a set.
   std::vector<std::vector<c10::IValue>> shape_set_inputs;
-  /// --auto-tolerance: the loosest numerics `auto` may choose.
-  Numerics auto_tolerance = Numerics::kExact;
+  /// --auto-tolerance: what `auto` may give up for speed.
+  AccuracyBudget auto_tolerance;
+  /// The evaluation set where some row may run below float32; null otherwise
+  /// (--accuracy, training). `auto` checks a budget by measure on it, or on
+  /// its example inputs without one.
+  std::shared_ptr<const EvaluationSet> evaluation_set;
   /// The backends `auto` tries, in this order; empty: its own list
   /// (backends/auto.cpp). Tests plant candidates whose costs they know.
   std::vector<std::string> auto_candidates;
@@ -160,6 +186,10 @@ class CompiledModel {
   virtual std::vector<BackendWarning> warnings() const { return {}; }
   /// For a backend that picks another (auto): the one it runs; else "".
   virtual std::string chosen() const { return ""; }
+  /// The arithmetic its compute ran in, where the runtime says so and it can
+  /// differ from the backend's numerics(): OpenVINO asked for bf16 runs f32 on
+  /// a CPU without bf16 instructions. Empty: the backend's numerics().
+  virtual std::optional<Numerics> numerics_that_ran() const { return std::nullopt; }
   /// See SaveableGraph; the default is a model with no TorchScript form (eager).
   virtual SaveableGraph saveable_graph() const { return {}; }
 };

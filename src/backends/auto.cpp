@@ -1,6 +1,7 @@
 // auto: compiles every recipe that may run the model, keeps those whose
 // outputs pass the accuracy rule against eager (an fp64 reference where the
-// model runs in float64) under --auto-tolerance, times the keepers in
+// model runs in float64) under --auto-tolerance, or below float32 keep its
+// budget by measure on the evaluation set, times the keepers in
 // interleaved rounds (auto_rounds.h), and runs the fastest. Under --shape-set it checks and
 // times them at every shape of the set. Its row names the winner
 // (`chosen`), and each candidate's median or why it was dropped is in the
@@ -10,7 +11,10 @@
 
 #include <algorithm>
 #include <iterator>
+#include <optional>
 
+#include "accuracy/accuracy_budget.h"
+#include "accuracy/precision_cost.h"
 #include "accuracy/tolerance.h"
 #include "backends/auto_rounds.h"
 #include "backends/graph/frozen_graph.h"
@@ -113,6 +117,9 @@ class AutoModel final : public CompiledModel {
     return all;
   }
   std::string chosen() const override { return winner_.name; }
+  std::optional<Numerics> numerics_that_ran() const override {
+    return winner_.compiled->numerics_that_ran();
+  }
   double seconds_per_call(const std::vector<c10::IValue>& inputs, int64_t calls) override {
     return winner_.compiled->seconds_per_call(inputs, calls);
   }
@@ -132,27 +139,95 @@ class AutoModel final : public CompiledModel {
   std::vector<BackendWarning> warnings_;
 };
 
-// "" when `compiled` gives each input set's expected outputs under the
-// accuracy rule of its numerics; else ": " and the first difference, naming
-// the set when there are several (--shape-set).
-std::string accuracy_failure(CompiledModel& compiled,
-                             const std::vector<std::vector<c10::IValue>>& input_sets,
-                             const std::vector<c10::IValue>& expected,
-                             const std::vector<c10::IValue>& reference,
-                             const CompileOptions& options, Numerics numerics) {
-  for (size_t set = 0; set < input_sets.size(); ++set) {
-    const auto comparison =
-        compare_outputs(expected[set], compiled.run(input_sets[set]), reference[set],
-                        tolerance_for("", Mode::kInference, options.precision, numerics), {});
-    if (comparison.same) continue;
-    const std::string where = input_sets.size() > 1
-                                  ? " at shape " + std::to_string(set + 1) + " of the " +
-                                        std::to_string(input_sets.size()) + " of --shape-set"
-                                  : "";
-    return where + ": " + comparison.detail;
+// Inputs cast to the float dtype of `examples` (bfloat16 under --bfloat16):
+// the evaluation set is float32.
+std::vector<c10::IValue> cast_like(const std::vector<c10::IValue>& inputs,
+                                   const std::vector<c10::IValue>& examples) {
+  std::optional<at::ScalarType> dtype;
+  for (const auto& example : examples) {
+    for_each_tensor(example, [&dtype](const at::Tensor& tensor) {
+      if (!dtype && tensor.is_floating_point()) dtype = tensor.scalar_type();
+    });
   }
-  return "";
+  if (!dtype || *dtype == at::kFloat) return inputs;
+  std::vector<c10::IValue> cast;
+  for (const auto& input : inputs) {
+    cast.push_back(map_tensors(input, [&dtype](const at::Tensor& tensor) {
+      return tensor.is_floating_point() ? tensor.to(*dtype) : tensor;
+    }));
+  }
+  return cast;
 }
+
+// Whether a candidate may run in auto's place: what it is checked on and
+// against, and the rule --auto-tolerance sets for its numerics.
+class CandidateCheck {
+ public:
+  CandidateCheck(Model& model, const CompileOptions& options)
+      : options_(options),
+        // What candidates are checked and timed on: the example inputs, or
+        // under --shape-set one set per shape, so that the winner is right at
+        // every shape and the fastest over the set (a graph that baked in the
+        // example's shape may run at another and compute something else).
+        input_sets_(options.shape_set_inputs.empty()
+                        ? std::vector<std::vector<c10::IValue>>{options.example_inputs}
+                        : options.shape_set_inputs) {
+    for (const auto& inputs : input_sets_) {
+      expected_.push_back(model.forward(inputs));
+      reference_.push_back(float64_reference(model, inputs));
+    }
+  }
+
+  const std::vector<std::vector<c10::IValue>>& input_sets() const { return input_sets_; }
+
+  /// "" when `compiled` may run in auto's place: below float32 under a budget
+  /// by measure, when its outputs keep the budget; otherwise when each input
+  /// set gives the expected outputs under the accuracy rule of its numerics.
+  /// Else why not, from ": ".
+  std::string failure(CompiledModel& compiled, Numerics numerics) const {
+    if (numerics != Numerics::kExact && options_.auto_tolerance.by_measure()) {
+      return budget_failure(compiled);
+    }
+    return rule_failure(compiled, numerics);
+  }
+
+ private:
+  std::string rule_failure(CompiledModel& compiled, Numerics numerics) const {
+    for (size_t set = 0; set < input_sets_.size(); ++set) {
+      const auto comparison =
+          compare_outputs(expected_[set], compiled.run(input_sets_[set]), reference_[set],
+                          tolerance_for("", Mode::kInference, options_.precision, numerics), {});
+      if (comparison.same) continue;
+      const std::string where = input_sets_.size() > 1
+                                    ? " at shape " + std::to_string(set + 1) + " of the " +
+                                          std::to_string(input_sets_.size()) + " of --shape-set"
+                                    : "";
+      return where + ": " + comparison.detail;
+    }
+    return "";
+  }
+
+  // Measured on the evaluation set against float32 eager's outputs, or on
+  // the input sets against eager's without one (--accuracy).
+  std::string budget_failure(CompiledModel& compiled) const {
+    const auto* evaluation = options_.evaluation_set.get();
+    const auto& inputs = evaluation ? evaluation->inputs : input_sets_;
+    const auto& reference = evaluation ? evaluation->fp32_outputs : expected_;
+    std::vector<c10::IValue> outputs;
+    for (const auto& set : inputs) {
+      outputs.push_back(compiled.run(cast_like(set, options_.example_inputs)));
+    }
+    const std::string shortfall = budget_shortfall(
+        options_.auto_tolerance, sqnr_db(reference, outputs), top1_agreement(reference, outputs));
+    if (shortfall.empty()) return "";
+    return " (--auto-tolerance " + accuracy_budget_label(options_.auto_tolerance) +
+           "): " + shortfall;
+  }
+
+  const CompileOptions& options_;
+  std::vector<std::vector<c10::IValue>> input_sets_;
+  std::vector<c10::IValue> expected_, reference_;
+};
 
 class AutoBackend final : public Backend {
  public:
@@ -160,23 +235,12 @@ class AutoBackend final : public Backend {
   std::string description() const override {
     return "the fastest of eager/ofi/onednn_linear/xnnpack/openvino/onnxruntime (+aot_inductor "
            "on PyTorch 2.x; +ofi_bf16, openvino_bf16, int8_dynamic under --auto-tolerance) that "
-           "passes the accuracy rule";
+           "passes the accuracy rule or, below float32, keeps the budget by measure";
   }
 
   std::unique_ptr<CompiledModel> compile(Model& model, const CompileOptions& options) override {
-    // What candidates are checked and timed on: the example inputs, or under
-    // --shape-set one set per shape, so that the winner is right at every
-    // shape and the fastest over the set (a graph that baked in the example's
-    // shape may run at another and compute something else).
-    const std::vector<std::vector<c10::IValue>> input_sets =
-        options.shape_set_inputs.empty()
-            ? std::vector<std::vector<c10::IValue>>{options.example_inputs}
-            : options.shape_set_inputs;
-    std::vector<c10::IValue> expected, reference;
-    for (const auto& inputs : input_sets) {
-      expected.push_back(model.forward(inputs));
-      reference.push_back(float64_reference(model, inputs));
-    }
+    const CandidateCheck check(model, options);
+    const auto& input_sets = check.input_sets();
     std::vector<Candidate> kept;
     std::vector<BackendWarning> dropped;
     const auto announce = [&options](const std::string& name) {
@@ -188,7 +252,7 @@ class AutoBackend final : public Backend {
             : options.auto_candidates;
     for (const std::string& name : candidates) {
       auto backend = make_backend(name);
-      if (backend->numerics() > options.auto_tolerance) continue;
+      if (backend->numerics() > options.auto_tolerance.loosest) continue;
       // The parent's row says why (orchestration/isolation.cpp).
       if (std::find(options.auto_skip.begin(), options.auto_skip.end(), name) !=
           options.auto_skip.end()) {
@@ -202,8 +266,7 @@ class AutoBackend final : public Backend {
               {"auto_dropped", name + " rewrites no layer of this model, so it is ofi"});
           continue;
         }
-        const std::string failed = accuracy_failure(*candidate.compiled, input_sets, expected,
-                                                    reference, options, backend->numerics());
+        const std::string failed = check.failure(*candidate.compiled, backend->numerics());
         if (!failed.empty()) {
           dropped.push_back({"auto_dropped", name + " fails the accuracy rule" + failed});
           continue;
@@ -253,8 +316,7 @@ class AutoBackend final : public Backend {
     announce(winner);
     const auto backend = make_backend(winner);
     Candidate fresh{winner, backend->compile(model, options)};
-    const std::string failed = accuracy_failure(*fresh.compiled, input_sets, expected, reference,
-                                                options, backend->numerics());
+    const std::string failed = check.failure(*fresh.compiled, backend->numerics());
     if (!failed.empty()) {
       throw std::runtime_error("auto: " + winner + " compiled again fails the accuracy rule" +
                                failed);

@@ -264,6 +264,13 @@ class OpenVinoModel final : public CompiledModel {
   std::map<std::string, double> counters() const override { return counters_; }
   SaveableGraph saveable_graph() const override { return saveable_; }
 
+  std::optional<Numerics> numerics_that_ran() const override {
+    const std::string ran = executed_precision();
+    if (ran == ov::element::f32.get_type_name()) return Numerics::kExact;
+    if (ran == ov::element::bf16.get_type_name()) return Numerics::kBFloat16;
+    return std::nullopt;
+  }
+
   std::vector<BackendWarning> warnings() const override {
     const std::string wanted = requested_.get_type_name();
     const std::string ran = executed_precision();

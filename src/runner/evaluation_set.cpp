@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "accuracy/accuracy_budget.h"
 #include "accuracy/precision_cost.h"
 #include "backends/registry.h"
 #include "runner/execution_settings.h"
 #include "runner/input_pool.h"
-#include "runner/status_rows.h"
 #include "util/error_text.h"
 #include "util/text.h"
 
@@ -26,7 +26,7 @@ bool may_run_below_float32(const RunOptions& options) {
   if (options.mode != Mode::kInference) return false;
   if (options.precision != Precision::kFloat32) return true;
   for (const auto& backend : options.backends) {
-    if (backend == "auto" ? options.auto_tolerance != Numerics::kExact
+    if (backend == "auto" ? options.auto_tolerance.loosest != Numerics::kExact
                           : backend_numerics(backend) != Numerics::kExact) {
       return true;
     }
@@ -50,8 +50,9 @@ EvaluationSet make_evaluation_set(LoadedModel& loaded, const RunOptions& options
   return set;
 }
 
-std::string ran_precision(const ResultRow& row) {
-  const Numerics numerics = backend_numerics(row.chosen.empty() ? row.backend : row.chosen);
+std::string ran_precision(const ResultRow& row, const CompiledModel& compiled) {
+  const Numerics numerics = compiled.numerics_that_ran().value_or(
+      backend_numerics(row.chosen.empty() ? row.backend : row.chosen));
   return numerics == Numerics::kExact ? row.precision : numerics_label(numerics);
 }
 

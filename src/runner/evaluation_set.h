@@ -17,11 +17,6 @@
 
 namespace tracebench {
 
-struct EvaluationSet {
-  std::vector<std::vector<c10::IValue>> inputs;  // float32
-  std::vector<c10::IValue> fp32_outputs;         // float32 eager's, one per set
-};
-
 /// Whether some row of this run may compute below float32: --bfloat16 or
 /// --amp, a backend that lowers precision itself, or auto allowed to choose
 /// one (--auto-tolerance).
@@ -32,9 +27,10 @@ bool may_run_below_float32(const RunOptions& options);
 /// no-grad guard.
 EvaluationSet make_evaluation_set(LoadedModel& loaded, const RunOptions& options);
 
-/// The precision `row` ran at: its backend's (auto's pick's) own when that
-/// lowers precision (bf16, int8), else the run's (fp32, bf16, amp).
-std::string ran_precision(const ResultRow& row);
+/// The precision `row` ran at: what `compiled` says its compute ran in, else
+/// its backend's (auto's pick's) numerics, when that is below float32 (bf16,
+/// int8); else the run's (fp32, bf16, amp).
+std::string ran_precision(const ResultRow& row, const CompiledModel& compiled);
 
 /// Fills row.sqnr_db and row.top1_agreement from `compiled`'s outputs on the
 /// set (its inputs cast to `dtype`); a figure that cannot be had leaves its

@@ -405,10 +405,10 @@ double flops_per_call(Model& model, const std::vector<c10::IValue>& inputs) {
 }
 
 // The precision the row ran at and, below float32, what that cost.
-void add_precision_cost(ResultRow& row, Contender& contender,
-                        const std::optional<EvaluationSet>& evaluation, c10::ScalarType dtype) {
+void add_precision_cost(ResultRow& row, Contender& contender, const EvaluationSet* evaluation,
+                        c10::ScalarType dtype) {
   if (!row.passed()) return;
-  row.ran_precision = ran_precision(row);
+  row.ran_precision = ran_precision(row, *contender.compiled);
   // No evaluation set: training, or no backend of the run lowers precision.
   if (row.ran_precision == precision_label(Precision::kFloat32) || !evaluation) return;
   score_precision_cost(row, *contender.compiled, *evaluation, dtype);
@@ -454,10 +454,10 @@ std::vector<ResultRow> measure_performance(LoadedModel& loaded, const RunOptions
     for (auto& tensor : loaded.model->tensors()) tensor.requires_grad_(false);
   }
   // Before the cast: the rows below float32 are scored against float32.
-  std::optional<EvaluationSet> evaluation;
+  std::shared_ptr<const EvaluationSet> evaluation;
   if (may_run_below_float32(options)) {
     try {
-      evaluation = make_evaluation_set(loaded, options);
+      evaluation = std::make_shared<const EvaluationSet>(make_evaluation_set(loaded, options));
     } catch (const std::exception& error) {
       fail(contenders[0], error);  // eager cannot run the model: every row says so
     }
@@ -471,7 +471,8 @@ std::vector<ResultRow> measure_performance(LoadedModel& loaded, const RunOptions
   }
   AutocastScope autocast(options.precision);
 
-  const auto compile_options = compile_options_for(options, inputs);
+  auto compile_options = compile_options_for(options, inputs);
+  compile_options.evaluation_set = evaluation;  // auto checks a budget by measure on it
   for (auto& contender : contenders) {
     compile(contender, loaded, compile_options, options);
     first_call(contender, inputs);
@@ -538,7 +539,7 @@ std::vector<ResultRow> measure_performance(LoadedModel& loaded, const RunOptions
       warn_if_control_flow_was_traced(*contenders[i].row, *loaded.model, *contenders[i].backend);
     }
     warn_of_dropped_outputs(*contenders[i].row, loaded.dropped_outputs);
-    add_precision_cost(*contenders[i].row, contenders[i], evaluation, dtype);
+    add_precision_cost(*contenders[i].row, contenders[i], evaluation.get(), dtype);
     if (!options.profile_dir.empty() && contenders[i].row->passed()) {
       profile_row(*contenders[i].row, *contenders[i].compiled, inputs, options.profile_dir);
     }

@@ -31,8 +31,8 @@ struct RunOptions {
   Mode mode = Mode::kInference;
   Precision precision = Precision::kFloat32;
   std::string optimizer = "sgd";  // training only: sgd or adam
-  /// --auto-tolerance: the loosest numerics the auto backend may choose.
-  Numerics auto_tolerance = Numerics::kExact;
+  /// --auto-tolerance: what the auto backend may give up for speed.
+  AccuracyBudget auto_tolerance;
   /// Model specs from --only; empty means every built-in model.
   std::vector<std::string> only;
   std::vector<std::string> backends = {"eager"};

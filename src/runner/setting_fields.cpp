@@ -5,6 +5,7 @@
 #include <map>
 #include <type_traits>
 
+#include "accuracy/accuracy_budget.h"
 #include "report/reporters.h"
 #include "runner/status_rows.h"
 #include "runner/sweep.h"
@@ -43,6 +44,23 @@ Declare named(Value RunOptions::*member, std::map<std::string, Value> names) {
   return [member, names](CLI::App& app, RunOptions& options, const SettingFlag& flag) {
     return app.add_option(flag.names, options.*member, flag.help)
         ->transform(CLI::CheckedTransformer(names, CLI::ignore_case));
+  };
+}
+
+// --auto-tolerance: a numerics name or a budget by measure
+// (accuracy/accuracy_budget.h); a text it cannot read is a usage error.
+Declare accuracy_budget_option() {
+  return [](CLI::App& app, RunOptions& options, const SettingFlag& flag) {
+    return app.add_option_function<std::string>(
+        flag.names,
+        [&options](const std::string& text) {
+          try {
+            options.auto_tolerance = parse_accuracy_budget(text);
+          } catch (const std::invalid_argument& error) {
+            throw CLI::ValidationError("--auto-tolerance", error.what());
+          }
+        },
+        flag.help);
   };
 }
 
@@ -173,16 +191,15 @@ std::vector<SettingField> make_setting_fields() {
        value_of(&RunOptions::auto_skip)},
       {"auto_tolerance",
        {{"--auto-tolerance",
-         "The loosest arithmetic --backend=auto may choose: exact (float32 rules, the default), "
-         "bf16 or int8",
-         named(&RunOptions::auto_tolerance,
-               std::map<std::string, Numerics>{{"exact", Numerics::kExact},
-                                               {"bf16", Numerics::kBFloat16},
-                                               {"int8", Numerics::kInt8}})}},
+         "What --backend=auto may give up for speed: the loosest arithmetic by name, exact "
+         "(float32 rules, the default), bf16 or int8; or a budget by measure on the evaluation "
+         "set, any precision whose outputs keep it: sqnr=DB, top1=PERCENT or both, "
+         "comma-separated (sqnr=30,top1=99)",
+         accuracy_budget_option()}},
        kChild,
        kSameNumbers,
        kOneValue,
-       [](const RunOptions& o) { return json(numerics_label(o.auto_tolerance)); }},
+       [](const RunOptions& o) { return json(accuracy_budget_label(o.auto_tolerance)); }},
 
       // Which models and backends.
       {"only",

@@ -19,18 +19,6 @@ void record_compiled_model(ResultRow& row, const CompiledModel& compiled) {
 
 const char* mode_label(Mode mode) { return mode == Mode::kTraining ? "train" : "eval"; }
 
-const char* numerics_label(Numerics numerics) {
-  switch (numerics) {
-    case Numerics::kBFloat16:
-      return "bf16";
-    case Numerics::kInt8:
-      return "int8";
-    case Numerics::kExact:
-      break;
-  }
-  return "exact";
-}
-
 const char* precision_label(Precision precision) {
   switch (precision) {
     case Precision::kBFloat16:

@@ -19,8 +19,6 @@ namespace tracebench {
 const char* mode_label(Mode mode);
 /// "fp32", "bf16" or "amp": the precision a row was measured in.
 const char* precision_label(Precision precision);
-/// "exact", "bf16" or "int8", as --auto-tolerance takes them.
-const char* numerics_label(Numerics numerics);
 
 /// The row every result of `backend` on `model` starts from: the run's mode,
 /// precision, iterations per sample and streams, status pass. What it was

@@ -87,6 +87,10 @@ TEST(PeerRuntimes, EachRunsTheModelAndSaysWhatRanIt) {
   }
   EXPECT_EQ(contains(bf16["runtime_settings"], "EXECUTED_PRECISION=bf16"), native) << bf16;
   EXPECT_EQ(contains(bf16["warnings"].dump(), "precision_not_native"), !native) << bf16;
+  // Its ran_precision is what OpenVINO ran, not what was asked, and only a
+  // row below float32 is scored for its cost.
+  EXPECT_EQ(bf16["ran_precision"], native ? "bf16" : "fp32") << bf16;
+  EXPECT_EQ(bf16["sqnr_db"].is_number(), native) << bf16;
 
   const auto& ort = rows["onnxruntime"];
   EXPECT_TRUE(contains(ort["runtime"], "ONNX Runtime 1.")) << ort;

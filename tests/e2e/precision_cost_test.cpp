@@ -85,5 +85,30 @@ TEST(PrecisionCost, UnderBfloat16EveryRowIsScoredAgainstFloat32) {
   EXPECT_NE(row["top1_agreement"].is_null(), !says_why) << row;
 }
 
+// Under a budget by measure auto may pick any precision, but never one whose
+// cost on the evaluation set is outside the budget: its row says what ran and,
+// below float32, a cost within it. The config records the budget as given.
+TEST(PrecisionCost, AutoWithinABudgetKeepsItOnItsRow) {
+  const auto report =
+      tracebench_json({"--performance", "--backend=auto", "--auto-tolerance", "sqnr=30", "-k",
+                       "^Linear", "--batch-size", "8", "-n", "3", "--eval-inputs", "4"},
+                      "precision_cost_auto.json");
+  EXPECT_EQ(report["config"]["auto_tolerance"], "sqnr=30");
+  const auto& row = row_of(report, "auto");
+  ASSERT_EQ(row["status"], "pass") << row;
+  ASSERT_FALSE(row["chosen"].get<std::string>().empty()) << row;
+  if (row["ran_precision"] != "fp32") {
+    ASSERT_TRUE(row["sqnr_db"].is_number()) << row;
+    EXPECT_GE(row["sqnr_db"].get<double>(), 30.0) << row;
+  }
+  // Every reduced-precision candidate was weighed: timed, or dropped with why.
+  for (const char* reduced : {"int8_dynamic", "ofi_bf16"}) {
+    const bool timed = row["counters"].contains(std::string("auto_candidate_ms.") + reduced);
+    const bool dropped =
+        row["warnings"].dump().find(std::string(reduced) + " fails") != std::string::npos;
+    EXPECT_TRUE(timed || dropped) << reduced << "\n" << row;
+  }
+}
+
 }  // namespace
 }  // namespace tracebench

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "accuracy/accuracy_budget.h"
 #include "accuracy/tolerance.h"
 #include "backends/graph/frozen_graph.h"
 #include "backends/registry.h"
@@ -192,7 +193,7 @@ TEST(Auto, ChoosesATimedCandidateWithinItsTolerance) {
     auto model = inference_model("LinearModel", 2);
     CompileOptions options;
     options.example_inputs = model->example_inputs();
-    options.auto_tolerance = tolerance;
+    options.auto_tolerance.loosest = tolerance;
     std::vector<std::string> announced;
     options.on_auto_candidate = [&](const std::string& name) { announced.push_back(name); };
     auto compiled = make_backend("auto")->compile(*model, options);
@@ -231,6 +232,41 @@ TEST(Auto, ChoosesATimedCandidateWithinItsTolerance) {
                         tolerance_for("", Mode::kInference, Precision::kFloat32, numerics), {});
     EXPECT_TRUE(comparison.same) << chosen << ": " << comparison.detail;
   }
+}
+
+// Under a budget by measure, a candidate below float32 is kept or dropped by
+// its outputs' cost on the evaluation set, against the set's float32 outputs.
+// The planted set's reference is eager's outputs doubled, so any candidate
+// that computes the model measures 20 log10(2 / 1) = 6.02 dB against it:
+// sqnr=5 keeps int8_dynamic, sqnr=7 drops it, and the row names the figure.
+// (Scoring against auto's own eager outputs instead reads ~40 dB, and both
+// budgets would keep it.)
+TEST(Auto, KeepsACandidateBelowFloat32ByItsCostOnTheEvaluationSet) {
+  torch::NoGradGuard no_grad;
+  auto model = inference_model("LinearModel", 2);
+  CompileOptions options;
+  options.example_inputs = model->example_inputs();
+  options.auto_candidates = {"eager", "int8_dynamic"};
+  auto evaluation = std::make_shared<EvaluationSet>();
+  evaluation->inputs = {model->example_inputs()};
+  evaluation->fp32_outputs = {model->forward(model->example_inputs()).toTensor() * 2};
+  options.evaluation_set = evaluation;
+  const auto dropped_message = [&](const std::string& budget) {
+    options.auto_tolerance = parse_accuracy_budget(budget);
+    const auto compiled = make_backend("auto")->compile(*model, options);
+    for (const auto& warning : compiled->warnings()) {
+      if (warning.message.rfind("int8_dynamic", 0) == 0) return warning.message;
+    }
+    EXPECT_GT(compiled->counters().count("auto_candidate_ms.int8_dynamic"), 0u) << budget;
+    return std::string();
+  };
+  EXPECT_EQ(dropped_message("sqnr=5"), "");
+  EXPECT_EQ(dropped_message("sqnr=7"),
+            "int8_dynamic fails the accuracy rule (--auto-tolerance sqnr=7): sqnr 6.0 dB is "
+            "below the budget's 7");
+  // Two rows of ten classes cannot show top-1 agreement: the bound is not kept.
+  EXPECT_NE(dropped_message("top1=50").find("its top-1 agreement cannot be measured"),
+            std::string::npos);
 }
 
 TEST(OfiBf16, NativeBfloat16MeansAvx512Bf16OrAmx) {
