@@ -123,8 +123,8 @@ struct CompileOptions {
   /// --auto-tolerance: what `auto` may give up for speed.
   AccuracyBudget auto_tolerance;
   /// The evaluation set where some row may run below float32; null otherwise
-  /// (--accuracy, training). `auto` checks a budget by measure on it, or on
-  /// its example inputs without one.
+  /// (training, or every backend float32). `auto` checks a budget by measure
+  /// on it, or on its example inputs without one.
   std::shared_ptr<const EvaluationSet> evaluation_set;
   /// The backends `auto` tries, in this order; empty: its own list
   /// (backends/auto.cpp). Tests plant candidates whose costs they know.

@@ -11,12 +11,14 @@
 namespace tracebench {
 
 /// GFLOP/s per probe kernel, named <kernel>_<precision>: conv2d_fp32,
-/// mm_fp32, xnnpack_conv2d_fp32, xnnpack_linear_fp32, conv2d_bf16, mm_bf16. A kernel this
+/// mm_fp32, xnnpack_conv2d_fp32, xnnpack_linear_fp32, conv2d_bf16, mm_bf16,
+/// conv2d_int8, mm_int8 (integer operations per second). A kernel this
 /// LibTorch cannot run is absent. Takes about a second.
 std::map<std::string, double> measure_compute_peaks();
 
-/// The best of `peaks` that a row at `precision` (fp32, bf16, amp) can use:
-/// the float32 kernels, plus the bfloat16 ones for bf16 and amp. NaN if none.
+/// The best of `peaks` that a row whose arithmetic ran at `precision` (fp32,
+/// bf16, amp, int8: its ran_precision) can use: the float32 kernels, plus the
+/// bfloat16 ones for bf16 and amp, the int8 ones for int8. NaN if none.
 double peak_gflops_for(const std::map<std::string, double>& peaks, const std::string& precision);
 
 }  // namespace tracebench

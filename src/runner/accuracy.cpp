@@ -1,5 +1,6 @@
 #include "runner/accuracy.h"
 
+#include <memory>
 #include <optional>
 #include <stdexcept>
 
@@ -7,6 +8,7 @@
 #include "accuracy/tolerance.h"
 #include "backends/registry.h"
 #include "runner/child_phase.h"
+#include "runner/evaluation_set.h"
 #include "runner/execution_settings.h"
 #include "runner/input_pool.h"
 #include "runner/model_checks.h"
@@ -46,15 +48,18 @@ std::vector<std::vector<c10::IValue>> checked_input_sets(const LoadedModel& load
 // compared: the outputs (inference; with a shape set, a tuple of each shape's
 // outputs), or the last iteration's outputs and loss plus every parameter and
 // gradient (training). `row`, when given, receives what the compiled model
-// says of itself (auto's pick, its warnings).
+// says of itself (auto's pick, its warnings) and, below float32, its accuracy
+// cost on `evaluation` as a performance row would.
 c10::IValue run_once(Backend& backend, LoadedModel& loaded, const RunOptions& options,
-                     c10::ScalarType dtype, ResultRow* row = nullptr) {
+                     c10::ScalarType dtype, ResultRow* row = nullptr,
+                     const std::shared_ptr<const EvaluationSet>& evaluation = nullptr) {
   auto model = loaded.reload();
   cast_model(*model, dtype);
   const auto inputs = cast_inputs(loaded.inputs, dtype);
   const auto call_sets = checked_input_sets(loaded, options, dtype);
   AutocastScope autocast(dtype == torch::kFloat64 ? Precision::kFloat32 : options.precision);
-  const auto compile_options = compile_options_for(options, inputs);
+  auto compile_options = compile_options_for(options, inputs);
+  compile_options.evaluation_set = evaluation;  // auto checks a budget by measure on it
   torch::manual_seed(options.seed);  // dropout and other random ops draw the same numbers
 
   if (options.mode == Mode::kInference) {
@@ -72,7 +77,10 @@ c10::IValue run_once(Backend& backend, LoadedModel& loaded, const RunOptions& op
         throw std::runtime_error(shapes.failed_at(set) + describe_error(error));
       }
     }
-    if (row) record_compiled_model(*row, *compiled);
+    if (row) {
+      record_compiled_model(*row, *compiled);
+      add_precision_cost(*row, *compiled, evaluation.get(), dtype);
+    }
     return outputs.size() == 1 ? outputs.front() : as_tuple(std::move(outputs));
   }
   TrainingIteration iteration(backend, std::move(model), compile_options,
@@ -136,6 +144,21 @@ std::vector<ResultRow> check_accuracy(LoadedModel& loaded, const RunOptions& opt
   } catch (const std::exception&) {
     // Without the fp64 truth only the allclose part of the rule applies.
   }
+  // The rows below float32 carry what it cost, as in --performance. The
+  // loaded model is still float32: each run above cast a fresh copy.
+  std::shared_ptr<const EvaluationSet> evaluation;
+  if (may_run_below_float32(options)) {  // inference only
+    torch::NoGradGuard no_grad;
+    loaded.model->set_training(false);
+    try {
+      evaluation = std::make_shared<const EvaluationSet>(make_evaluation_set(loaded, options));
+    } catch (const std::exception& error) {
+      for (auto& row : rows) {
+        row.add_warning("precision_cost_missing",
+                        "no evaluation set: eager failed on it: " + describe_error(error));
+      }
+    }
+  }
 
   const auto names = compared_names(loaded, options);
   for (auto& row : rows) {
@@ -148,7 +171,7 @@ std::vector<ResultRow> check_accuracy(LoadedModel& loaded, const RunOptions& opt
         row.error = unsupported;
         continue;
       }
-      const auto actual = run_once(*backend, loaded, options, dtype, &row);
+      const auto actual = run_once(*backend, loaded, options, dtype, &row, evaluation);
       const auto tolerance =
           tolerance_for(loaded.name, options.mode, options.precision, backend->numerics());
       const auto comparison = compare_outputs(reference, actual, fp64_reference, tolerance, names);

@@ -10,10 +10,10 @@
 namespace tracebench {
 
 /// Sets row.peak_gflops from the probe's `peaks` (measure/compute_peak.h) for
-/// the arithmetic the row's backend does (auto: the backend it ran): the
-/// bfloat16 kernels count for bf16 and amp rows and bfloat16 backends. An int8
-/// backend gets none: the FLOP count is of float work it replaces with integer
-/// work, which no float kernel bounds.
+/// the arithmetic the row ran (its ran_precision: auto's pick's, what OpenVINO
+/// executed): the bfloat16 kernels count for bf16 and amp rows, the int8 ones
+/// for int8 rows, whose FLOP count stands for the integer operations that
+/// replace the float work. A row that did not run has none.
 void set_peak_gflops(ResultRow& row, const std::map<std::string, double>& peaks);
 
 }  // namespace tracebench

@@ -8,6 +8,7 @@
 #include "backends/registry.h"
 #include "runner/execution_settings.h"
 #include "runner/input_pool.h"
+#include "runner/status_rows.h"
 #include "util/error_text.h"
 #include "util/text.h"
 
@@ -19,6 +20,29 @@ namespace {
 // seed + 7919 (i + 1) (input_pool.cpp): no multiple of 7919 reaches it, so the
 // two sets share no draw.
 constexpr uint64_t kEvaluationSeedOffset = 1000003;
+
+void score_precision_cost(ResultRow& row, CompiledModel& compiled, const EvaluationSet& set,
+                          c10::ScalarType dtype) {
+  std::vector<c10::IValue> outputs;
+  try {
+    for (const auto& inputs : set.inputs)
+      outputs.push_back(compiled.run(cast_inputs(inputs, dtype)));
+  } catch (const std::exception& error) {
+    row.add_warning("precision_cost_missing",
+                    row.backend + ": no accuracy cost: the evaluation set failed to run: " +
+                        describe_error(error));
+    return;
+  }
+  row.sqnr_db = sqnr_db(set.fp32_outputs, outputs);
+  if (std::isnan(row.sqnr_db)) {
+    row.add_warning("precision_cost_missing",
+                    row.backend + ": no sqnr: no floating-point output to compare with float32's");
+  }
+  const auto top1 = top1_agreement(set.fp32_outputs, outputs);
+  row.top1_agreement = top1.percent;
+  if (!top1.why_not.empty())
+    row.add_warning("precision_cost_missing", row.backend + ": " + top1.why_not);
+}
 
 }  // namespace
 
@@ -56,27 +80,12 @@ std::string ran_precision(const ResultRow& row, const CompiledModel& compiled) {
   return numerics == Numerics::kExact ? row.precision : numerics_label(numerics);
 }
 
-void score_precision_cost(ResultRow& row, CompiledModel& compiled, const EvaluationSet& set,
-                          c10::ScalarType dtype) {
-  std::vector<c10::IValue> outputs;
-  try {
-    for (const auto& inputs : set.inputs)
-      outputs.push_back(compiled.run(cast_inputs(inputs, dtype)));
-  } catch (const std::exception& error) {
-    row.add_warning("precision_cost_missing",
-                    row.backend + ": no accuracy cost: the evaluation set failed to run: " +
-                        describe_error(error));
-    return;
-  }
-  row.sqnr_db = sqnr_db(set.fp32_outputs, outputs);
-  if (std::isnan(row.sqnr_db)) {
-    row.add_warning("precision_cost_missing",
-                    row.backend + ": no sqnr: no floating-point output to compare with float32's");
-  }
-  const auto top1 = top1_agreement(set.fp32_outputs, outputs);
-  row.top1_agreement = top1.percent;
-  if (!top1.why_not.empty())
-    row.add_warning("precision_cost_missing", row.backend + ": " + top1.why_not);
+void add_precision_cost(ResultRow& row, CompiledModel& compiled, const EvaluationSet* set,
+                        c10::ScalarType dtype) {
+  row.ran_precision = ran_precision(row, compiled);
+  // No evaluation set: training, or no backend of the run lowers precision.
+  if (row.ran_precision == precision_label(Precision::kFloat32) || set == nullptr) return;
+  score_precision_cost(row, compiled, *set, dtype);
 }
 
 }  // namespace tracebench

@@ -32,10 +32,12 @@ EvaluationSet make_evaluation_set(LoadedModel& loaded, const RunOptions& options
 /// int8); else the run's (fp32, bf16, amp).
 std::string ran_precision(const ResultRow& row, const CompiledModel& compiled);
 
-/// Fills row.sqnr_db and row.top1_agreement from `compiled`'s outputs on the
-/// set (its inputs cast to `dtype`); a figure that cannot be had leaves its
-/// cell empty and the row says why (warning precision_cost_missing).
-void score_precision_cost(ResultRow& row, CompiledModel& compiled, const EvaluationSet& set,
-                          c10::ScalarType dtype);
+/// Sets row.ran_precision from `compiled` and, below float32 with an
+/// evaluation set, row.sqnr_db and row.top1_agreement from `compiled`'s
+/// outputs on the set (its inputs cast to `dtype`); a figure that cannot be
+/// had leaves its cell empty and the row says why (precision_cost_missing).
+/// For a row whose backend ran: `compiled` is what ran it.
+void add_precision_cost(ResultRow& row, CompiledModel& compiled, const EvaluationSet* set,
+                        c10::ScalarType dtype);
 
 }  // namespace tracebench

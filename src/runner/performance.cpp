@@ -404,16 +404,6 @@ double flops_per_call(Model& model, const std::vector<c10::IValue>& inputs) {
   }
 }
 
-// The precision the row ran at and, below float32, what that cost.
-void add_precision_cost(ResultRow& row, Contender& contender, const EvaluationSet* evaluation,
-                        c10::ScalarType dtype) {
-  if (!row.passed()) return;
-  row.ran_precision = ran_precision(row, *contender.compiled);
-  // No evaluation set: training, or no backend of the run lowers precision.
-  if (row.ran_precision == precision_label(Precision::kFloat32) || !evaluation) return;
-  score_precision_cost(row, *contender.compiled, *evaluation, dtype);
-}
-
 }  // namespace
 
 // --save-outputs: every contender's first output, eager's included. A file
@@ -539,7 +529,9 @@ std::vector<ResultRow> measure_performance(LoadedModel& loaded, const RunOptions
       warn_if_control_flow_was_traced(*contenders[i].row, *loaded.model, *contenders[i].backend);
     }
     warn_of_dropped_outputs(*contenders[i].row, loaded.dropped_outputs);
-    add_precision_cost(*contenders[i].row, contenders[i], evaluation.get(), dtype);
+    if (contenders[i].row->passed()) {
+      add_precision_cost(*contenders[i].row, *contenders[i].compiled, evaluation.get(), dtype);
+    }
     if (!options.profile_dir.empty() && contenders[i].row->passed()) {
       profile_row(*contenders[i].row, *contenders[i].compiled, inputs, options.profile_dir);
     }

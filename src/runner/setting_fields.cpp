@@ -191,10 +191,10 @@ std::vector<SettingField> make_setting_fields() {
        value_of(&RunOptions::auto_skip)},
       {"auto_tolerance",
        {{"--auto-tolerance",
-         "What --backend=auto may give up for speed: the loosest arithmetic by name, exact "
-         "(float32 rules, the default), bf16 or int8; or a budget by measure on the evaluation "
-         "set, any precision whose outputs keep it: sqnr=DB, top1=PERCENT or both, "
-         "comma-separated (sqnr=30,top1=99)",
+         "What --backend=auto may give up for speed: by name the loosest arithmetic, exact "
+         "(float32 rules), bf16 or int8; or by measure a budget on the evaluation set that any "
+         "precision may keep: sqnr=DB, top1=PERCENT or both, comma-separated (sqnr=30,top1=99) "
+         "(default: exact)",
          accuracy_budget_option()}},
        kChild,
        kSameNumbers,

@@ -85,6 +85,21 @@ TEST(PrecisionCost, UnderBfloat16EveryRowIsScoredAgainstFloat32) {
   EXPECT_NE(row["top1_agreement"].is_null(), !says_why) << row;
 }
 
+// --accuracy's rows carry the same measures: the check's pass or fail, and
+// beside it what the lower precision cost on the evaluation set.
+TEST(PrecisionCost, AccuracyRowsCarryTheSameMeasures) {
+  const auto report = tracebench_json({"--accuracy", "--backend=ofi,int8_dynamic", "-k", "^Linear",
+                                       "--batch-size", "8", "--eval-inputs", "4"},
+                                      "precision_cost_accuracy.json");
+  const auto& int8 = row_of(report, "int8_dynamic");
+  EXPECT_EQ(int8["ran_precision"], "int8") << int8;
+  ASSERT_TRUE(int8["sqnr_db"].is_number()) << int8;
+  EXPECT_GT(int8["sqnr_db"].get<double>(), 15.0) << int8;
+  const auto& exact = row_of(report, "ofi");
+  EXPECT_EQ(exact["ran_precision"], "fp32") << exact;
+  EXPECT_TRUE(exact["sqnr_db"].is_null()) << exact;
+}
+
 // Under a budget by measure auto may pick any precision, but never one whose
 // cost on the evaluation set is outside the budget: its row says what ran and,
 // below float32, a cost within it. The config records the budget as given.

@@ -76,34 +76,41 @@ TEST(ComputeLimit, AchievedGflopsAndPeakShare) {
   EXPECT_TRUE(std::isnan(peak_share(row)));
 }
 
-TEST(ComputeLimit, PeakByTheArithmeticTheBackendDoes) {
-  const std::map<std::string, double> peaks = {
-      {"conv2d_fp32", 180}, {"mm_fp32", 90}, {"mm_bf16", 420}};
-  EXPECT_EQ(peak_gflops_for(peaks, "fp32"), 180);
+TEST(ComputeLimit, PeakByTheArithmeticTheRowRan) {
+  const std::map<std::string, double> peaks = {{"conv2d_fp32", 180},
+                                               {"mm_fp32", 90},
+                                               {"mm_bf16", 420},
+                                               {"xnnpack_linear_fp32", 200},
+                                               {"conv2d_int8", 650}};
+  EXPECT_EQ(peak_gflops_for(peaks, "fp32"), 200);
   EXPECT_EQ(peak_gflops_for(peaks, "bf16"), 420);
   EXPECT_EQ(peak_gflops_for(peaks, "amp"), 420);
+  EXPECT_EQ(peak_gflops_for(peaks, "int8"), 650);
+  // int8 rows never count bfloat16 kernels, nor float rows int8 ones.
+  EXPECT_EQ(peak_gflops_for({{"mm_fp32", 90}, {"mm_bf16", 420}}, "int8"), 90);
+  EXPECT_EQ(peak_gflops_for({{"mm_fp32", 90}, {"mm_int8", 700}}, "bf16"), 90);
   EXPECT_TRUE(std::isnan(peak_gflops_for({}, "fp32")));
 
   ResultRow row;
   row.precision = "fp32";
-  row.backend = "ofi";
-  set_peak_gflops(row, peaks);
-  EXPECT_EQ(row.peak_gflops, 180);
-  row.backend = "ofi_bf16";  // bfloat16 arithmetic in an fp32 run
+  row.backend = "ofi_bf16";
+  set_peak_gflops(row, peaks);  // it did not run: no ran_precision, no peak
+  EXPECT_TRUE(std::isnan(row.peak_gflops));
+  row.ran_precision = "bf16";  // bfloat16 arithmetic in an fp32 run
   set_peak_gflops(row, peaks);
   EXPECT_EQ(row.peak_gflops, 420);
-  ResultRow int8;
-  int8.backend = "auto";
-  int8.chosen = "int8_dynamic";  // integer work: no float kernel bounds it
-  set_peak_gflops(int8, peaks);
-  EXPECT_TRUE(std::isnan(int8.peak_gflops));
+  row.ran_precision = "int8";
+  set_peak_gflops(row, peaks);
+  EXPECT_EQ(row.peak_gflops, 650);
 }
 
-// The real probe on this machine: the float32 kernels run everywhere.
-TEST(ComputeLimit, ProbeMeasuresTheFloatKernels) {
+// The real probe on this machine: the float32 kernels run everywhere, and
+// int8 on LibTorch's quantized engine, which both builds have on x86.
+TEST(ComputeLimit, ProbeMeasuresTheFloatAndInt8Kernels) {
   const auto peaks = measure_compute_peaks();
-  ASSERT_TRUE(peaks.count("conv2d_fp32")) << "kernels measured: " << peaks.size();
-  ASSERT_TRUE(peaks.count("mm_fp32"));
+  for (const char* kernel : {"conv2d_fp32", "mm_fp32", "conv2d_int8", "mm_int8"}) {
+    EXPECT_TRUE(peaks.count(kernel)) << kernel << " missing of " << peaks.size();
+  }
   for (const auto& [kernel, gflops] : peaks) {
     EXPECT_GT(gflops, 0.1) << kernel;
     EXPECT_LT(gflops, 1e5) << kernel;  // a timing bug, not a CPU
