@@ -10,6 +10,9 @@ bytes (C order) of each tensor its "tensors" list describes as {"dtype", "shape"
         -> {"seconds": [one per call], "counters": {name: value}, "tensors": the last call's
             outputs, or []}
     {"op": "quiet"} -> {}
+    {"op": "quantize", "model", "output", "per_set", "reduce_range", "tensors": calibration sets}
+        -> {"quantized_ops": N convolutions and products in int8, "model_ops": [op types],
+            "seconds"}
 
 "counters" holds what a runtime that compiles per input shape has compiled so far ("graphs",
 "graph_compile_s"; include/tracebench/counters.h), or nothing.
@@ -259,6 +262,63 @@ def run(runtime, request, arrays):
     return {"seconds": seconds, "counters": counters}, outputs
 
 
+# The ops ONNX Runtime and OpenVINO run in int8 when their inputs are quantized.
+INT8_COMPUTE_OPS = ("Conv", "ConvTranspose", "MatMul", "Gemm")
+
+
+def quantize(request, arrays):
+    """Static post-training quantization of the ONNX model at request["model"] into
+    request["output"], with ONNX Runtime's quantizer as its documentation advises for x86 CPUs:
+    QDQ format, uint8 activations and int8 weights, one scale per tensor (per-channel scales hurt
+    some depthwise nets: onnxruntime #11415), the full 8 bits unless the CPU has no VNNI
+    (reduce_range: its u8s8 products saturate in 16 bits). Activation ranges come from MinMax
+    calibration over the request's tensors, `per_set` flat input tensors per calibration set, after
+    the quantizer's own pre-processing (shape inference, graph optimization)."""
+    import onnx
+    from onnxruntime.quantization import (CalibrationDataReader, QuantFormat, QuantType,
+                                          quantize_static)
+    from onnxruntime.quantization.shape_inference import quant_pre_process
+
+    start = time.perf_counter()
+    source, output = request["model"], request["output"]
+    graph_inputs = {port.name for port in onnx.load(source, load_external_data=False).graph.input}
+    per_set = int(request["per_set"])
+    # export_onnx.py names the inputs input_0, input_1, ... by their place among the model's
+    # tensors; an input the graph does not use is not among its inputs.
+    sets = [{f"input_{index}": array for index, array in enumerate(arrays[first:first + per_set])
+             if f"input_{index}" in graph_inputs}
+            for first in range(0, len(arrays), per_set)]
+
+    class CalibrationSets(CalibrationDataReader):
+        def __init__(self):
+            self.remaining = iter(sets)
+
+        def get_next(self):
+            return next(self.remaining, None)
+
+    prepared = output + ".prepared.onnx"
+    try:
+        quant_pre_process(source, prepared, skip_symbolic_shape=True)
+        quantize_static(prepared, output, CalibrationSets(), quant_format=QuantFormat.QDQ,
+                        activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
+                        per_channel=False, reduce_range=bool(request["reduce_range"]))
+    finally:
+        if os.path.exists(prepared):
+            os.remove(prepared)
+    # Where int8 pays: the convolutions and products whose inputs the quantizer made int8.
+    # QuantizeLinear/DequantizeLinear pairs around any other op (a sine, a cumulative sum) only
+    # round its float input.
+    quantized = onnx.load(output, load_external_data=False)
+    dequantized = {node.output[0] for node in quantized.graph.node
+                   if node.op_type == "DequantizeLinear"}
+    quantized_ops = sum(1 for node in quantized.graph.node
+                        if node.op_type in INT8_COMPUTE_OPS and node.input[0] in dequantized)
+    model_ops = sorted({node.op_type for node in onnx.load(source).graph.node
+                        if node.op_type != "Constant"})
+    return {"quantized_ops": quantized_ops, "model_ops": model_ops,
+            "seconds": time.perf_counter() - start}
+
+
 def runtime_missing(error, runtime_class):
     """Whether `error` says that the runtime's own package (or a part of it) is not installed in
     this Python. Any other import error (a sibling module missing, a shared library that does not
@@ -303,6 +363,8 @@ def main():
             elif request["op"] == "quiet":
                 wait_for_quiet_threads()
                 write_message(replies, {})
+            elif request["op"] == "quantize":
+                write_message(replies, quantize(request, arrays))
             else:
                 raise ValueError(f"unknown op {request['op']}")
         except Exception as error:  # the row shows this line; the trace goes to stderr

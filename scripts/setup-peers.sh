@@ -12,6 +12,7 @@ venv=${1:-build-peers/venv}
 python=${2:-/usr/bin/python3}
 openvino_version=2026.4.1
 onnxruntime_version=1.32.0
+onnx_version=1.23.2  # ONNX Runtime's quantizer reads and writes models with it (onnxruntime_int8)
 onnxscript_version=0.7.2
 
 if [[ ! -x "$venv/bin/python" ]]; then
@@ -27,6 +28,7 @@ installed() {
 wanted=()
 [[ "$(installed openvino)" == "$openvino_version" ]] || wanted+=("openvino==$openvino_version")
 [[ "$(installed onnxruntime)" == "$onnxruntime_version" ]] || wanted+=("onnxruntime==$onnxruntime_version")
+[[ "$(installed onnx)" == "$onnx_version" ]] || wanted+=("onnx==$onnx_version")
 # PyTorch 2.x exports ONNX with its dynamo exporter, which needs onnxscript
 # (python/export_onnx.py); 1.13's TorchScript exporter needs nothing more.
 if "$venv/bin/python" -c 'import sys, torch; sys.exit(int(torch.__version__.split(".")[0]) < 2)' \

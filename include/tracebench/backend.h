@@ -122,6 +122,11 @@ struct CompileOptions {
   std::vector<std::vector<c10::IValue>> shape_set_inputs;
   /// --auto-tolerance: what `auto` may give up for speed.
   AccuracyBudget auto_tolerance;
+  /// Input sets (float32) a backend that quantizes statically calibrates on:
+  /// seeded draws apart from the timed samples' and the evaluation set's, or
+  /// the --inputs sets after the evaluation set's; empty where no backend of
+  /// the run may lower precision (runner/evaluation_set.h).
+  std::vector<std::vector<c10::IValue>> calibration_inputs;
   /// The evaluation set where some row may run below float32; null otherwise
   /// (training, or every backend float32). `auto` checks a budget by measure
   /// on it, or on its example inputs without one.

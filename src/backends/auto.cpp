@@ -31,8 +31,9 @@ namespace {
 // aot_inductor only where LibTorch has it: elsewhere every row would say so.
 // The peer runtimes too: a user who would also try them gets the fastest of all.
 constexpr const char* kCandidates[] = {
-    "eager",        "ofi",      "onednn_linear", "xnnpack",       "ofi_bf16",
-    "int8_dynamic", "openvino", "onnxruntime",   "openvino_bf16",
+    "eager",         "ofi",           "onednn_linear",    "xnnpack",
+    "ofi_bf16",      "int8_dynamic",  "openvino",         "onnxruntime",
+    "openvino_bf16", "openvino_int8", "onnxruntime_int8",
 #if TORCH_VERSION_MAJOR >= 2
     "aot_inductor",
 #endif
@@ -234,7 +235,8 @@ class AutoBackend final : public Backend {
   bool traces_model() const override { return true; }
   std::string description() const override {
     return "the fastest of eager/ofi/onednn_linear/xnnpack/openvino/onnxruntime (+aot_inductor "
-           "on PyTorch 2.x; +ofi_bf16, openvino_bf16, int8_dynamic under --auto-tolerance) that "
+           "on PyTorch 2.x; +ofi_bf16, openvino_bf16, int8_dynamic, openvino_int8, "
+           "onnxruntime_int8 under --auto-tolerance) that "
            "passes the accuracy rule or, below float32, keeps the budget by measure";
   }
 

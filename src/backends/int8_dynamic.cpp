@@ -23,8 +23,8 @@
 #include <limits>
 
 #include "backends/graph/frozen_graph.h"
+#include "backends/int8_cpu.h"
 #include "backends/registry.h"
-#include "measure/environment.h"
 #include "tracebench/tracing.h"
 
 namespace tracebench {
@@ -74,7 +74,7 @@ class Int8DynamicBackend final : public Backend {
     freeze_graph(graph);
     // With no linear layer (a convolutional network) this is ofi; the
     // int8_linears counter says so.
-    const bool reduce_range = !has_native_int8_dot(this_cpu_kernel_flags());
+    const bool reduce_range = int8_needs_reduced_range();
     const int linears =
         rewrite_constant_linears(*graph, [reduce_range](Node* linear, const at::Tensor& weight) {
           return quantize_linear(linear, weight, reduce_range);
@@ -85,11 +85,7 @@ class Int8DynamicBackend final : public Backend {
     compiled->set_saveable_graph(saveable);
     compiled->set_counter(kInt8LinearsCounter, linears);
     if (reduce_range && linears > 0) {
-      compiled->add_warning(
-          {"int8_reduced_range",
-           "this CPU has no VNNI (no avx512_vnni, avx_vnni or amx_int8 in /proc/cpuinfo): its "
-           "int8 products sum in 16 bits, so activations are quantized to 7 bits (reduce_range): "
-           "less accurate and slower than on a CPU that has it"});
+      compiled->add_warning(int8_reduced_range_warning());
     }
     return compiled;
   }

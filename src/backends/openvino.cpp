@@ -1,10 +1,12 @@
-// openvino, openvino_bf16: Intel's OpenVINO runtime on its CPU plugin, from
+// openvino, openvino_bf16, openvino_int8: Intel's OpenVINO runtime on its CPU plugin, from
 // the C++ SDK its PyPI wheel carries (scripts/setup-peers.sh). The model
 // reaches it as the ONNX file the onnxruntime backend reads too
 // (traced_export.h), which OpenVINO converts as it loads it. Nothing is left
 // to the plugin's defaults that skew a comparison (docs/peers.md):
 // - precision: f32 for `openvino` (on a CPU with BF16 the plugin otherwise
-//   runs bf16 unasked), bf16 for `openvino_bf16`;
+//   runs bf16 unasked), bf16 for `openvino_bf16`; `openvino_int8` reads the
+//   export quantized statically (static_int8.h), whose QDQ pairs OpenVINO
+//   runs as int8 ops, the rest in f32;
 // - the LATENCY hint, --streams streams (one by default), and the run's
 //   intra-op threads;
 // - CPU pinning only where the process is bound to CPUs (--cpus), as
@@ -13,6 +15,7 @@
 // reports them back, and the precision its compute ops actually ran in.
 
 #include "backends/graph/traced_export.h"
+#include "backends/int8_cpu.h"
 #include "backends/registry.h"
 #include "backends/runtime_refusal.h"
 #include "util/text.h"
@@ -26,6 +29,7 @@
 #include <filesystem>
 #include <openvino/openvino.hpp>
 
+#include "backends/static_int8.h"
 #include "util/cache.h"
 #include "util/scratch_directory.h"
 #include "util/tensor_tree.h"
@@ -180,11 +184,12 @@ std::string openvino_error(const std::exception& error) {
 
 class OpenVinoModel final : public CompiledModel {
  public:
-  OpenVinoModel(const SharedCompilation& shared, ov::element::Type requested)
+  OpenVinoModel(const SharedCompilation& shared, ov::element::Type requested, Numerics numerics)
       : compiled_(shared.compiled),
         request_(compiled_->create_infer_request()),
         output_structure_(shared.exported.output_structure),
-        requested_(requested) {
+        requested_(requested),
+        numerics_(numerics) {
     for (const auto& port : compiled_->inputs()) {
       inputs_.push_back({port, port_index(port, "input_")});
     }
@@ -268,12 +273,25 @@ class OpenVinoModel final : public CompiledModel {
     const std::string ran = executed_precision();
     if (ran == ov::element::f32.get_type_name()) return Numerics::kExact;
     if (ran == ov::element::bf16.get_type_name()) return Numerics::kBFloat16;
+    if (ran == ov::element::u8.get_type_name() || ran == ov::element::i8.get_type_name()) {
+      return Numerics::kInt8;
+    }
     return std::nullopt;
   }
 
   std::vector<BackendWarning> warnings() const override {
-    const std::string wanted = requested_.get_type_name();
     const std::string ran = executed_precision();
+    if (numerics_ == Numerics::kInt8) {
+      std::vector<BackendWarning> warnings;
+      if (int8_needs_reduced_range()) warnings.push_back(int8_reduced_range_warning());
+      if (numerics_that_ran() == Numerics::kExact) {
+        warnings.push_back({"precision_not_native",
+                            "OpenVINO ran most compute ops of the quantized model in f32, not "
+                            "int8 (counters: compute_ops.*)"});
+      }
+      return warnings;
+    }
+    const std::string wanted = requested_.get_type_name();
     if (ran.empty() || ran == wanted) return {};
     return {{"precision_not_native",
              "asked OpenVINO for " + wanted + " and its compute ops ran " + ran +
@@ -295,6 +313,7 @@ class OpenVinoModel final : public CompiledModel {
   ov::InferRequest request_;
   c10::IValue output_structure_;
   ov::element::Type requested_;
+  Numerics numerics_;
   std::vector<std::pair<ov::Output<const ov::Node>, int64_t>> inputs_;
   std::vector<std::pair<ov::Output<const ov::Node>, int64_t>> outputs_;
   std::map<std::string, int> precisions_;
@@ -309,9 +328,16 @@ class OpenVinoBackend final : public Backend {
   explicit OpenVinoBackend(Numerics numerics) : numerics_(numerics) {}
 
   std::string description() const override {
-    return numerics_ == Numerics::kBFloat16
-               ? "OpenVINO's CPU plugin in bf16 (C++, ONNX export of the trace)"
-               : "OpenVINO's CPU plugin in f32 (C++, ONNX export of the trace)";
+    switch (numerics_) {
+      case Numerics::kBFloat16:
+        return "OpenVINO's CPU plugin in bf16 (C++, ONNX export of the trace)";
+      case Numerics::kInt8:
+        return "OpenVINO's CPU plugin on the ONNX export quantized to int8 with calibration "
+               "(QDQ, u8 activations, s8 weights; C++)";
+      case Numerics::kExact:
+        break;
+    }
+    return "OpenVINO's CPU plugin in f32 (C++, ONNX export of the trace)";
   }
   bool traces_model() const override { return true; }
   bool supports_amp() const override { return false; }  // OpenVINO's kernels, not LibTorch's
@@ -329,8 +355,8 @@ class OpenVinoBackend final : public Backend {
     require_float32(name(), options.precision);
 #ifdef TRACEBENCH_HAS_OPENVINO
     const auto precision = numerics_ == Numerics::kBFloat16 ? ov::element::bf16 : ov::element::f32;
-    if (shared_.model != &model) shared_ = compile_shared(model, options, precision);
-    return std::make_unique<OpenVinoModel>(shared_, precision);
+    if (shared_.model != &model) shared_ = compile_shared(model, options, precision, numerics_);
+    return std::make_unique<OpenVinoModel>(shared_, precision, numerics_);
 #else
     (void)model;
     throw UnsupportedBuild(kMissing);
@@ -340,10 +366,11 @@ class OpenVinoBackend final : public Backend {
  private:
 #ifdef TRACEBENCH_HAS_OPENVINO
   static SharedCompilation compile_shared(Model& model, const CompileOptions& options,
-                                          ov::element::Type precision) {
+                                          ov::element::Type precision, Numerics numerics) {
     SharedCompilation shared;
     shared.model = &model;
-    shared.exported = export_onnx(model, options);
+    shared.exported = numerics == Numerics::kInt8 ? export_int8_onnx(model, options).model
+                                                  : export_onnx(model, options);
     try {
       shared.ir = converted_ir(shared.exported.file);
       const auto converted = core().read_model(shared.ir.string());
@@ -375,6 +402,9 @@ const BuiltinBackend kOpenvino("openvino",
                                [] { return std::make_unique<OpenVinoBackend>(Numerics::kExact); });
 const BuiltinBackend kOpenvinoBf16("openvino_bf16", [] {
   return std::make_unique<OpenVinoBackend>(Numerics::kBFloat16);
+});
+const BuiltinBackend kOpenvinoInt8("openvino_int8", [] {
+  return std::make_unique<OpenVinoBackend>(Numerics::kInt8);
 });
 
 }  // namespace

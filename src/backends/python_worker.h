@@ -80,6 +80,8 @@ class WorkerModel final : public CompiledModel {
   std::map<std::string, std::string> runtime_settings() const override { return settings_; }
   std::map<std::string, double> counters() const override { return counters_; }
   void set_counter(const std::string& name, double value) { counters_[name] = value; }
+  std::vector<BackendWarning> warnings() const override { return warnings_; }
+  void add_warning(BackendWarning warning) { warnings_.push_back(std::move(warning)); }
   /// What --save-optimized copies: the file the runtime loaded.
   SaveableGraph saveable_graph() const override { return {nullptr, "", {model_file_}}; }
 
@@ -94,6 +96,7 @@ class WorkerModel final : public CompiledModel {
   std::string runtime_;
   std::map<std::string, std::string> settings_;
   std::map<std::string, double> counters_;
+  std::vector<BackendWarning> warnings_;
 };
 
 /// The runtime `module` of the worker's Python has, as "NAME VERSION (Python X.Y.Z)",

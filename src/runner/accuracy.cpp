@@ -60,6 +60,7 @@ c10::IValue run_once(Backend& backend, LoadedModel& loaded, const RunOptions& op
   AutocastScope autocast(dtype == torch::kFloat64 ? Precision::kFloat32 : options.precision);
   auto compile_options = compile_options_for(options, inputs);
   compile_options.evaluation_set = evaluation;  // auto checks a budget by measure on it
+  if (evaluation) compile_options.calibration_inputs = make_calibration_inputs(loaded, options);
   torch::manual_seed(options.seed);  // dropout and other random ops draw the same numbers
 
   if (options.mode == Mode::kInference) {

@@ -20,6 +20,9 @@ namespace {
 // seed + 7919 (i + 1) (input_pool.cpp): no multiple of 7919 reaches it, so the
 // two sets share no draw.
 constexpr uint64_t kEvaluationSeedOffset = 1000003;
+// The calibration set's, apart from both: 2000003 - 1000003 is no multiple of
+// 7919 either.
+constexpr uint64_t kCalibrationSeedOffset = 2000003;
 
 void score_precision_cost(ResultRow& row, CompiledModel& compiled, const EvaluationSet& set,
                           c10::ScalarType dtype) {
@@ -72,6 +75,20 @@ EvaluationSet make_evaluation_set(LoadedModel& loaded, const RunOptions& options
   }
   for (const auto& inputs : set.inputs) set.fp32_outputs.push_back(loaded.model->forward(inputs));
   return set;
+}
+
+std::vector<std::vector<c10::IValue>> make_calibration_inputs(const LoadedModel& loaded,
+                                                              const RunOptions& options) {
+  const auto evaluated = static_cast<size_t>(options.eval_inputs);
+  if (loaded.input_sets.size() > evaluated) {
+    return {loaded.input_sets.begin() + evaluated, loaded.input_sets.end()};
+  }
+  std::vector<std::vector<c10::IValue>> sets;
+  for (size_t i = 0; i < kCalibrationSets; ++i) {
+    sets.push_back(randomized_inputs(loaded.inputs, options.seed + kCalibrationSeedOffset,
+                                     static_cast<int64_t>(i)));
+  }
+  return sets;
 }
 
 std::string ran_precision(const ResultRow& row, const CompiledModel& compiled) {

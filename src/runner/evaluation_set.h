@@ -27,6 +27,17 @@ bool may_run_below_float32(const RunOptions& options);
 /// no-grad guard.
 EvaluationSet make_evaluation_set(LoadedModel& loaded, const RunOptions& options);
 
+/// The input sets a static int8 backend calibrates on (CompileOptions::
+/// calibration_inputs): the --inputs file's sets after the evaluation set's,
+/// else kCalibrationSets draws from a seed stream of their own.
+std::vector<std::vector<c10::IValue>> make_calibration_inputs(const LoadedModel& loaded,
+                                                              const RunOptions& options);
+
+/// How many sets calibrate static int8 where --inputs gives none: ONNX
+/// Runtime's MinMax ranges from 8 sets of random inputs kept resnet18 at 27
+/// dB, per-channel scales at 28 (2026-12-07).
+inline constexpr size_t kCalibrationSets = 8;
+
 /// The precision `row` ran at: what `compiled` says its compute ran in, else
 /// its backend's (auto's pick's) numerics, when that is below float32 (bf16,
 /// int8); else the run's (fp32, bf16, amp).

@@ -463,6 +463,7 @@ std::vector<ResultRow> measure_performance(LoadedModel& loaded, const RunOptions
 
   auto compile_options = compile_options_for(options, inputs);
   compile_options.evaluation_set = evaluation;  // auto checks a budget by measure on it
+  if (evaluation) compile_options.calibration_inputs = make_calibration_inputs(loaded, options);
   for (auto& contender : contenders) {
     compile(contender, loaded, compile_options, options);
     first_call(contender, inputs);

@@ -105,3 +105,14 @@ class ComputesWithItsBatch(_OneLinear):
     def forward(self, x):
         return self.linear(x).reshape(x.size(0) * 3)
 
+
+
+class NothingToQuantize(nn.Module):
+    """A cumulative sum and a sine: no op an int8 quantizer rewrites (tests/e2e/
+    peer_runtimes_test.cpp: the static int8 backends say so)."""
+
+    def forward(self, x):
+        return torch.cumsum(x, dim=1).sin()
+
+    def get_example_inputs(self):
+        return (torch.randn(2, 8),)

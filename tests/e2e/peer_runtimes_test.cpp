@@ -251,5 +251,57 @@ TEST(PeerRuntimes, TorchCompileSaysWhichBuildItNeeds) {
 
 #endif
 
+// Static int8: both runtimes run one ONNX export, quantized once with
+// calibration. Each row says int8 ran and what it cost; OpenVINO's compute
+// ops ran in 8-bit integers; a CPU without VNNI gets 7-bit activations and a
+// row that says so; the second run finds the quantized file in the cache.
+TEST(PeerRuntimes, StaticInt8RunsOneCalibratedModelOnBothRuntimes) {
+  const auto cache = testing::process_temp_path("static_int8_cache");
+  std::vector<std::string> timed = kTimed;
+  timed.insert(timed.end(), {"--eval-inputs", "4"});
+  const auto reduced_range = !has_native_int8_dot(this_cpu_kernel_flags());
+  auto rows = rows_by_backend(cache, "onnxruntime_int8,openvino_int8", timed, "int8_first.json");
+  for (const char* backend : {"onnxruntime_int8", "openvino_int8"}) {
+    const auto& row = rows[backend];
+    ASSERT_EQ(row["status"], "pass") << row;
+    EXPECT_EQ(row["ran_precision"], "int8") << row;
+    ASSERT_TRUE(row["sqnr_db"].is_number()) << row;
+    // 8-bit activations through three layers: tens of dB, never exact.
+    EXPECT_GT(row["sqnr_db"].get<double>(), 15.0) << row;
+    EXPECT_LT(row["sqnr_db"].get<double>(), 80.0) << row;
+    EXPECT_EQ(contains(row["warnings"].dump(), "int8_reduced_range"), reduced_range) << row;
+  }
+  const auto& counters = rows["openvino_int8"]["counters"];
+  EXPECT_FALSE(counters.contains("compute_ops.f32")) << counters;
+  EXPECT_EQ(counters.value("compute_ops.u8", 0) + counters.value("compute_ops.i8", 0), 3)
+      << "two convolutions and a linear, all in int8: " << counters;
+  // ONNX Runtime's row quantized the export; OpenVINO's read the same file.
+  EXPECT_EQ(rows["onnxruntime_int8"]["counters"]["int8_cached"], 0);
+  EXPECT_EQ(counters["onnx_cached"], 1);
+  rows = rows_by_backend(cache, "onnxruntime_int8", timed, "int8_again.json");
+  EXPECT_EQ(rows["onnxruntime_int8"]["counters"]["int8_cached"], 1) << rows["onnxruntime_int8"];
+}
+
+// A model with nothing an int8 quantizer rewrites is unsupported by both, and
+// the row names its ops.
+TEST(PeerRuntimes, StaticInt8NamesTheOpsOfAModelItCannotQuantize) {
+  const auto report = testing::process_temp_path("int8_nothing.json");
+  const auto result =
+      run_command({testing::tracebench_binary(), "--performance", "-n", "3",
+                   "--only=path:" + testing::source_path("tests/data/odd_models.py").string() +
+                       ",class:NothingToQuantize",
+                   "--backend=onnxruntime_int8,openvino_int8", "--json", report.string()});
+  std::ifstream in(report);
+  const auto report_json = json::parse(in);
+  ASSERT_EQ(report_json["rows"].size(), 2u) << result.output;
+  for (const auto& row : report_json["rows"]) {
+    EXPECT_EQ(row["status"], "unsupported") << row;
+    EXPECT_TRUE(
+        contains(row["error"],
+                 "quantizes no convolution or matrix product of this model (its ops: CumSum, Sin)"))
+        << row;
+  }
+}
+
 }  // namespace
 }  // namespace tracebench
