@@ -2,6 +2,8 @@
 
 #include <ATen/ATen.h>
 #include <ATen/core/dispatch/Dispatcher.h>
+#include <c10/util/Exception.h>
+#include <torch/version.h>
 
 #include <algorithm>
 #include <chrono>
@@ -84,6 +86,24 @@ void probe_xnnpack(std::map<std::string, double>& peaks, const at::Tensor& image
       op_gflops("prepacked::linear_clamp_run", "", kMmFlops, {left, linear});
 }
 
+// Drops LibTorch's warnings. PyTorch 2.x warns once per process that quantized
+// tensors are deprecated (torchao took them over): the probe's own are private
+// to it, and the warning would open every run's output (on 2.15, 2026-12-07).
+class SilentWarnings final : public c10::WarningHandler {
+ public:
+#if TORCH_VERSION_MAJOR >= 2
+  void process(const c10::Warning&) override {}
+#else
+  void process(const c10::SourceLocation&, const std::string&, const bool) override {}
+#endif
+};
+
+#if TORCH_VERSION_MAJOR >= 2
+using WarningHandlerGuard = c10::WarningUtils::WarningHandlerGuard;
+#else
+using WarningHandlerGuard = c10::Warning::WarningHandlerGuard;
+#endif
+
 // The same convolution and product in int8 on LibTorch's quantized engine
 // (oneDNN on Debian's 1.13, FBGEMM or x86 on 2.x: VNNI or AMX where the CPU
 // has them), through the ops a statically quantized model runs: uint8
@@ -142,6 +162,8 @@ std::map<std::string, double> measure_compute_peaks() {
     // No XNNPACK in this LibTorch.
   }
   try {
+    SilentWarnings silent;
+    const WarningHandlerGuard quiet(&silent);
     probe_int8(peaks, image, filters, left, right);
   } catch (const c10::Error&) {
     // No quantized engine in this LibTorch.
