@@ -49,13 +49,6 @@ bool contains(const json& text, const std::string& part) {
   return text.get<std::string>().find(part) != std::string::npos;
 }
 
-bool cpu_has_native_bf16() {
-  for (const auto& flag : this_cpu_kernel_flags()) {
-    if (flag == "avx512_bf16" || flag == "amx_bf16") return true;
-  }
-  return false;
-}
-
 const std::vector<std::string> kTimed = {"--performance", "-n", "3", "--threads", "1"};
 
 TEST(PeerRuntimes, EachRunsTheModelAndSaysWhatRanIt) {
@@ -81,7 +74,7 @@ TEST(PeerRuntimes, EachRunsTheModelAndSaysWhatRanIt) {
   // OpenVINO reports the hint it kept: on a CPU without AVX-512 (an AVX2-only
   // EPYC, 2026-12-06) it answered f32, and the row's warning says why.
   const auto& bf16 = rows["openvino_bf16"];
-  const bool native = cpu_has_native_bf16();
+  const bool native = has_native_bf16(this_cpu_kernel_flags());
   if (native) {
     EXPECT_TRUE(contains(bf16["runtime_settings"], "INFERENCE_PRECISION_HINT=bf16")) << bf16;
   }
