@@ -1,6 +1,7 @@
 # The README's two commands. Both install what is missing, then build.
 #   make run   benchmark the built-in models: LibTorch's best single backend
-#              (ofi), OpenVINO, ONNX Runtime and auto, the fastest of all
+#              (ofi), OpenVINO, ONNX Runtime and auto, the fastest of all in
+#              float32; OpenVINO's bf16 and both runtimes' int8, with costs
 #   make test  run the unit and end-to-end tests
 BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
@@ -19,8 +20,11 @@ build: deps peers-env
 	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
+# Then OpenVINO at bf16 and both runtimes' static int8, each row with its
+# accuracy cost, and the grid of the fastest cell within the default budget
+# (report/precision_grid.h; a CPU without native bf16 or int8 says why not).
 run: build
-	$(BUILD_DIR)/tracebench --performance --backend=eager,ofi,openvino,onnxruntime,auto --batch-size 1 -n 15
+	$(BUILD_DIR)/tracebench --performance --backend=eager,ofi,openvino,onnxruntime,auto,openvino_bf16,openvino_int8,onnxruntime_int8 --batch-size 1 -n 15
 
 # --output-junit: which tests skipped, for .ci/run's check (scripts/check_skips.py).
 test: build
@@ -71,9 +75,14 @@ bench-backends: build
 
 # tracebench's auto, openvino and onnxruntime against OpenVINO's and ONNX Runtime's
 # own Python APIs on the same weights, batch 1 and 8, processes alternated
-# (docs/performance.md).
+# (docs/performance.md); then below float32 at batch 1: openvino_bf16 and auto
+# within a budget against OpenVINO at its own default precision, and each int8
+# backend against its runtime's API on the same quantized model (docs/peers.md).
 bench-peers: build
 	build-peers/venv/bin/python bench/peers.py --tracebench $(BUILD_DIR)/tracebench
+	build-peers/venv/bin/python bench/peers.py --tracebench $(BUILD_DIR)/tracebench --batch-sizes 1 \
+	  --sides "auto budget" openvino_bf16 "openvino default API" openvino_int8 "openvino_int8 API" \
+	  onnxruntime_int8 "onnxruntime_int8 API"
 
 # PyTorch 2.15 from PyPI in build-torch2/venv, checked (docs/pytorch2.md).
 torch2-env: deps

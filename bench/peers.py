@@ -20,9 +20,17 @@ the median over all its samples. Prints per model the medians (ms per call), the
 with 95% t intervals over the rounds, and the geomeans of the ratios; "auto ran" names what auto
 chose in each of its processes, with counts where the rounds disagreed.
 
+Below float32 (--sides from PRECISION_SIDES, make bench-peers' second run), the same for
+  - tracebench's openvino_bf16 against OpenVINO's API on the float32 IR at OpenVINO's own default
+    precision (no INFERENCE_PRECISION_HINT: bf16 where the CPU has it), as its users call it;
+  - tracebench's openvino_int8 and onnxruntime_int8 against each runtime's API on the very
+    quantized model tracebench ran (the same calibration data, by construction);
+  - tracebench's auto within --auto-tolerance ("auto budget") against OpenVINO's default;
+each tracebench cell with its accuracy cost against float32 (sqnr dB) beside it.
+
     build-peers/venv/bin/python bench/peers.py --tracebench build/tracebench \\
         [--models resnet18 ...] [--batch-sizes 1 8] [--rounds 3] [--repeat 20] [--threads 2]
-        [--sides openvino "openvino API"]
+        [--sides openvino "openvino API"] [--auto-tolerance sqnr=30]
 """
 
 import argparse
@@ -40,10 +48,21 @@ from vs_python import (MODELS, child_environment, geomean, last_line, ratio_inte
                        tracebench_missing)
 
 SIDES = ["auto", "openvino", "openvino mixed", "onnxruntime", "openvino API", "onnxruntime API"]
+PRECISION_SIDES = ["auto budget", "openvino_bf16", "openvino default API", "openvino_int8",
+                   "openvino_int8 API", "onnxruntime_int8", "onnxruntime_int8 API"]
 RATIOS = [("auto / best API", "auto", ("openvino API", "onnxruntime API")),
           ("ov / ov API", "openvino", ("openvino API",)),
           ("ov mixed / ov API", "openvino mixed", ("openvino API",)),
-          ("ort / ort API", "onnxruntime", ("onnxruntime API",))]
+          ("ort / ort API", "onnxruntime", ("onnxruntime API",)),
+          ("auto budget / ov default API", "auto budget", ("openvino default API",)),
+          ("ov_bf16 / ov default API", "openvino_bf16", ("openvino default API",)),
+          ("ov_int8 / ov_int8 API", "openvino_int8", ("openvino_int8 API",)),
+          ("ort_int8 / ort_int8 API", "onnxruntime_int8", ("onnxruntime_int8 API",))]
+# What each API side runs: the file tracebench saved for a backend (--save-optimized), and for
+# OpenVINO whether its recorded precision hint is kept (False: OpenVINO's own default).
+API_FILES = {"openvino API": ("openvino", True), "openvino default API": ("openvino", False),
+             "onnxruntime API": ("onnxruntime", True), "openvino_int8 API": ("openvino_int8", True),
+             "onnxruntime_int8 API": ("onnxruntime_int8", True)}
 
 
 def api_inputs(shapes_and_types):
@@ -56,18 +75,21 @@ def api_inputs(shapes_and_types):
             else np.ones(shape, dtype=dtype) for shape, dtype in shapes_and_types]
 
 
-def openvino_api(model, settings, threads):
-    """The IR on OpenVINO's CPU plugin with tracebench's recorded settings, as its users call it."""
+def openvino_api(model, settings, threads, keep_precision=True):
+    """The IR on OpenVINO's CPU plugin with tracebench's recorded settings, as its users call it;
+    without `keep_precision`, at OpenVINO's own default inference precision."""
     import openvino as ov
 
     core = ov.Core()
-    compiled = core.compile_model(core.read_model(model), "CPU", {
-        "INFERENCE_PRECISION_HINT": settings["INFERENCE_PRECISION_HINT"],
+    config = {
         "PERFORMANCE_HINT": settings["PERFORMANCE_HINT"],
         "NUM_STREAMS": int(settings["NUM_STREAMS"]),
         "INFERENCE_NUM_THREADS": threads,
         "ENABLE_CPU_PINNING": settings["ENABLE_CPU_PINNING"] == "YES",
-    })
+    }
+    if keep_precision:
+        config["INFERENCE_PRECISION_HINT"] = settings["INFERENCE_PRECISION_HINT"]
+    compiled = core.compile_model(core.read_model(model), "CPU", config)
     request = compiled.create_infer_request()
     inputs = api_inputs([(list(port.shape), port.element_type.to_dtype())
                          for port in compiled.inputs])
@@ -94,9 +116,10 @@ def onnxruntime_api(model, threads):
 
 def api_samples(args):
     """Runs in a fresh process: one block of the runtime's own API."""
-    if args.worker == "openvino API":
+    if args.settings:  # an OpenVINO IR
         with open(args.settings) as file:
-            call = openvino_api(args.model_file, json.load(file)["settings"], args.threads)
+            call = openvino_api(args.model_file, json.load(file)["settings"], args.threads,
+                                keep_precision=API_FILES[args.worker][1])
     else:
         call = onnxruntime_api(args.model_file, args.threads)
     for _ in range(args.warmup + 2):  # tracebench's: a timed first call, --warmup, memory
@@ -123,12 +146,36 @@ def tracebench_flags(args, model, batch):
 
 
 def export_for_apis(args, model, batch, scratch):
-    """tracebench's IR and ONNX file of the model, at this batch size and seed."""
-    run([args.tracebench, "--performance", "--backend", "openvino,onnxruntime", "-n", "1",
+    """The files tracebench ran for each API side's backend (an IR with its settings, or an ONNX
+    file), at this batch size and seed: the int8 ones are the quantized models it calibrated."""
+    backends = sorted({API_FILES[side][0] for side in args.sides if side in API_FILES})
+    if not backends:
+        return {}
+    run([args.tracebench, "--performance", "--backend", ",".join(backends), "-n", "1",
          "--save-optimized", scratch] + tracebench_flags(args, model, batch))
-    stem = os.path.join(scratch, model)
-    return {"openvino API": [stem + ".openvino.xml", "--settings", stem + ".openvino.settings.json"],
-            "onnxruntime API": [stem + ".onnxruntime.onnx"]}
+    exported = {}
+    for side, (backend, _) in API_FILES.items():
+        stem = os.path.join(scratch, f"{model}.{backend}")
+        exported[side] = ([stem + ".xml", "--settings", stem + ".settings.json"]
+                          if backend.startswith("openvino") else [stem + ".onnx"])
+    return exported
+
+
+def tracebench_side(args, side):
+    """The backend a tracebench side runs and its own flags."""
+    if side == "auto budget":
+        return "auto", ["--auto-tolerance", args.auto_tolerance]
+    backend, _, mixed = side.partition(" ")
+    return backend, ["--sample-order", "interleaved" if mixed else "blocked"]
+
+
+def cost(row):
+    """What the row's precision cost against float32 ("int8 27.1dB"), "" for a float32 row."""
+    ran = row.get("ran_precision", "")
+    if ran in ("", "fp32"):
+        return ""
+    sqnr = row.get("sqnr_db")
+    return f"{ran} {sqnr:.1f}dB" if isinstance(sqnr, (int, float)) else ran
 
 
 def side_samples(args, side, model, batch, scratch, exported, chosen):
@@ -137,16 +184,17 @@ def side_samples(args, side, model, batch, scratch, exported, chosen):
                     "--threads", str(args.threads), "--repeat", str(args.repeat),
                     "--warmup", str(args.warmup), "--model-file"] + exported[side])
         return json.loads(done.stdout)
-    backend, _, mixed = side.partition(" ")
+    backend, flags = tracebench_side(args, side)
     report = os.path.join(scratch, f"{model}.{backend}.json")
     run([args.tracebench, "--performance", "--backend", backend, "-n", str(args.repeat),
-         "--sample-order", "interleaved" if mixed else "blocked", "--json", report]
-        + tracebench_flags(args, model, batch))
+         "--json", report] + flags + tracebench_flags(args, model, batch))
     with open(report) as file:
         row = next(row for row in json.load(file)["rows"] if row["backend"] == backend)
     if row["status"] != "pass":
         raise RuntimeError(f"tracebench --backend {backend}: {row['status']}: {row['error']}")
-    chosen.setdefault(side, []).append(row.get("chosen", ""))
+    if backend == "auto" or cost(row):
+        chosen.setdefault(side, []).append(" ".join(filter(None, [row.get("chosen", ""),
+                                                                  cost(row)])))
     return row["samples_s"]
 
 
@@ -189,8 +237,10 @@ def main():
     parser.add_argument("--rounds", type=int, default=3, help="blocks per side and model")
     parser.add_argument("--warmup", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1337)
-    parser.add_argument("--sides", nargs="+", choices=SIDES, default=SIDES,
+    parser.add_argument("--sides", nargs="+", choices=SIDES + PRECISION_SIDES, default=SIDES,
                         help="time only these (a ratio is printed when both its sides are)")
+    parser.add_argument("--auto-tolerance", default="sqnr=30",
+                        help="the budget of the 'auto budget' side (tracebench --auto-tolerance)")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--model-file", help=argparse.SUPPRESS)
     parser.add_argument("--settings", help=argparse.SUPPRESS)
@@ -220,7 +270,7 @@ def main():
     shown = [(name, numerator, denominators) for name, numerator, denominators in RATIOS
              if numerator in sides and set(denominators) <= set(sides)]
     header = f"{'model':<24}{'batch':>6}" + "".join(f"{side:>17}" for side in sides)
-    header += "".join(f"{name:>24}" for name, _, _ in shown) + "   auto ran"
+    header += "".join(f"{name:>24}" for name, _, _ in shown) + "   auto ran; costs"
     print(header + "\n" + " " * 30 + "(ms per call, medians)" + " " * (17 * len(sides) - 22) +
           "(ratio [95% CI over rounds])")
     ratios = {name: [] for name, _, _ in shown}
@@ -238,7 +288,8 @@ def main():
                 ratios[name].append(value)
                 low, high = ratio_interval([ratio(r, numerator, denominators) for r in rounds])
                 line += f"{f'{value:.3f} [{low:.2f}, {high:.2f}]':>24}"
-            print(line + f"   {choices(chosen.get('auto', []))}", flush=True)
+            ran = [f"{side}: {choices(picks)}" for side, picks in chosen.items()]
+            print(line + "   " + "; ".join(ran), flush=True)
     if any(ratios.values()):
         print(f"{'geomean':<30}{'':>{17 * len(sides)}}" +
               "".join(f"{geomean(values):>24.3f}" for values in ratios.values()))

@@ -8,7 +8,11 @@ recipe asks) and writes the .pt2 package that the C++ side loads with
 torch::inductor::AOTIModelPackageLoader. A failure ends in a verdict line
 (traced_exporter.py).
 
-    python export_aot_inductor.py --module M.pt --inputs I.pkl --output P.pt2
+With --precision bf16 (aot_inductor_bf16) the weights are cast to bfloat16 and the
+graph takes and returns float32, casting at its edges: the dynamo runner's --bfloat16
+recipe (the whole model cast, not autocast), compiled into the package.
+
+    python export_aot_inductor.py --module M.pt --inputs I.pkl --output P.pt2 [--precision bf16]
 """
 
 import sys
@@ -52,11 +56,35 @@ def link_only_what_tracebench_loads():
     cpp_builder._get_torch_related_args = torch_args_without_libtorch
 
 
-def export(module, inputs, output, dynamic_dim):
+def in_bfloat16(module):
+    """`module` with its floating-point weights in bfloat16, taking and returning float32: its
+    float inputs are cast down on entry and its float outputs back up on exit, so that the C++
+    side feeds and reads the package as it does the float32 one."""
+    import torch
+    from torch.utils import _pytree
+
+    def cast(value, dtype):
+        is_float = isinstance(value, torch.Tensor) and value.is_floating_point()
+        return value.to(dtype) if is_float else value
+
+    class InBFloat16(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.inner = module.to(torch.bfloat16)
+
+        def forward(self, *args):
+            args = _pytree.tree_map(lambda value: cast(value, torch.bfloat16), args)
+            return _pytree.tree_map(lambda value: cast(value, torch.float32), self.inner(*args))
+
+    return InBFloat16()
+
+
+def export(module, inputs, output, dynamic_dim, precision=None):
     import torch._inductor
 
     link_only_what_tracebench_loads()
-    program = traced_exporter.exported_program(module, inputs, dynamic_dim)
+    wrap = in_bfloat16 if precision == "bf16" else None
+    program = traced_exporter.exported_program(module, inputs, dynamic_dim, wrap)
     with traced_exporter.sizes_not_fixed_by_example(dynamic_dim):
         torch._inductor.aoti_compile_and_package(program,
                                                  package_path=output,

@@ -7,7 +7,9 @@
 
 Nothing is downloaded: a type's default config is the base model's (bert: BERT-base,
 t5: T5-small, gpt2: GPT-2 small) and the weights are random, which does not change what
-a call costs. KEY=VALUE pairs override config fields (hf:bert?num_hidden_layers=2) or
+a call costs. A timm net's batch norms get running statistics measured on seeded inputs,
+as the built-in models' do (docs/models.md): with the constructor's (mean 0, variance 1)
+activations shrink layer by layer to the noise floor, where no accuracy cost means anything. KEY=VALUE pairs override config fields (hf:bert?num_hidden_layers=2) or
 become create_model's keyword arguments (timm:resnet18?num_classes=10); values are
 Python literals, else strings.
 
@@ -109,6 +111,34 @@ def timm_inputs(model):
     return (torch.randn(1, channels, height, width),)
 
 
+CALIBRATION_BATCHES = 2  # as the built-in models' (src/zoo/batch_norm_calibration.h)
+CALIBRATION_BATCH_SIZE = 4
+CALIBRATION_SEED = 20261207  # its own generator: the global seed, which drew the weights, stays
+
+
+def calibrate_batch_norms(model, example):
+    """Sets every batch norm's running statistics to the cumulative mean and variance over
+    CALIBRATION_BATCHES seeded standard-normal batches shaped like `example`; momentum and
+    training mode are kept. Nothing happens to a model without batch norms."""
+    norms = [m for m in model.modules() if isinstance(m, torch.nn.modules.batchnorm._BatchNorm)]
+    if not norms:
+        return
+    momenta = [norm.momentum for norm in norms]
+    for norm in norms:
+        norm.reset_running_stats()
+        norm.momentum = None  # a cumulative average, whatever the batch count
+    was_training = model.training
+    model.train()
+    generator = torch.Generator().manual_seed(CALIBRATION_SEED)
+    with torch.no_grad():
+        for _ in range(CALIBRATION_BATCHES):
+            model(torch.randn((CALIBRATION_BATCH_SIZE,) + tuple(example.shape[1:]),
+                              generator=generator))
+    for norm, momentum in zip(norms, momenta):
+        norm.momentum = momentum
+    model.train(was_training)
+
+
 def hub_class(spec):
     """An nn.Module class for `spec`, as tracebench's exporter expects of a model class:
     it takes no constructor arguments and has get_example_inputs. The model is built
@@ -122,6 +152,7 @@ def hub_class(spec):
     else:
         model = timm_model(name, overrides, spec)
         inputs = timm_inputs(model)
+        calibrate_batch_norms(model, inputs[0])
 
     class HubModel(torch.nn.Module):
         def __init__(self):

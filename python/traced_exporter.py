@@ -7,6 +7,7 @@ build's LibTorch, turns the module into another runtime's file. On failure it pr
 the model is beyond the exporter by design), which the row quotes.
 
     python EXPORTER.py --module M.pt --inputs I.pkl --output FILE [--dynamic-dim K]
+        [--precision bf16]
 """
 
 import argparse
@@ -43,7 +44,7 @@ def dynamic_shapes(inputs, dynamic_dim):
     return map_leaves(inputs, of)
 
 
-def exported_program(module, inputs, dynamic_dim=None):
+def exported_program(module, inputs, dynamic_dim=None, wrap=None):
     """The ExportedProgram of a TorchScript module, as torch.export makes it (PyTorch 2.x), with
     dimension dynamic_dim of the inputs dynamic where the program allows it (dynamic_shapes).
 
@@ -55,6 +56,7 @@ def exported_program(module, inputs, dynamic_dim=None):
 
     With a dynamic dim, the example is widened past size 1 there (widened_past_one) and both
     exports reason about sizes without the example's values (sizes_not_fixed_by_example).
+    `wrap`, when given, turns the converted module into the one the second export takes.
     """
     import torch
 
@@ -63,8 +65,10 @@ def exported_program(module, inputs, dynamic_dim=None):
         inputs = widened_past_one(inputs, dynamic_dim)
         shapes = dynamic_shapes(inputs, dynamic_dim)
     with sizes_not_fixed_by_example(dynamic_dim):
-        converted = converter_keeping_size_arithmetic()(module, tuple(inputs)).convert()
-        return torch.export.export(converted.module(), tuple(inputs), dynamic_shapes=shapes)
+        converted = converter_keeping_size_arithmetic()(module, tuple(inputs)).convert().module()
+        if wrap is not None:
+            converted = wrap(converted)
+        return torch.export.export(converted, tuple(inputs), dynamic_shapes=shapes)
 
 
 def sizes_not_fixed_by_example(dynamic_dim):
@@ -135,7 +139,8 @@ def converter_keeping_size_arithmetic():
 def run(backend, description, export, unsupported):
     """Parses the arguments, loads the module and inputs and calls export(module, inputs, output,
     dynamic_dim) under no_grad; dynamic_dim is --shape-set's dimension, along which every input of
-    more dimensions changes size from call to call, or None for fixed shapes. An exception whose
+    more dimensions changes size from call to call, or None for fixed shapes. With --precision,
+    export also gets precision= (only an exporter that takes it is given it). An exception whose
     class name is in `unsupported` says the model is beyond the exporter; any other is a failure.
     Returns the exit code."""
     parser = argparse.ArgumentParser(description=description)
@@ -143,7 +148,9 @@ def run(backend, description, export, unsupported):
     parser.add_argument("--inputs", required=True, help="example inputs (torch::pickle_save)")
     parser.add_argument("--output", required=True, help="the file to write")
     parser.add_argument("--dynamic-dim", type=int, help="the inputs' dimension that changes size")
+    parser.add_argument("--precision", choices=["bf16"], help="what the exported model computes in")
     args = parser.parse_args()
+    precision = {"precision": args.precision} if args.precision else {}
 
     import torch
 
@@ -151,7 +158,7 @@ def run(backend, description, export, unsupported):
         module = torch.jit.load(args.module).eval()
         inputs = torch.load(args.inputs)  # a tuple of tensors: weights_only's default reads it
         with torch.no_grad():
-            export(module, inputs, args.output, args.dynamic_dim)
+            export(module, inputs, args.output, args.dynamic_dim, **precision)
     except Exception as error:  # the row shows this line; the trace goes before it
         import traceback
 

@@ -74,7 +74,10 @@ TensorVerdict compare_tensor(const at::Tensor& expected, const at::Tensor& actua
   if (tolerance.cosine) {
     const double cosine =
         torch::cosine_similarity(e.flatten(), a.flatten(), 0, 1e-12).item<double>();
-    return {cosine >= 0.99 ? "" : format("cosine similarity %.4f < 0.99", cosine), 1 - cosine};
+    return {cosine >= tolerance.min_cosine
+                ? ""
+                : format("cosine similarity %.4f < %.2f", cosine, tolerance.min_cosine),
+            1 - cosine};
   }
   if (torch::allclose(a, e, tolerance.tol, tolerance.tol, /*equal_nan=*/true)) return {};
 

@@ -24,6 +24,8 @@ struct Tolerance {
   double tol = 1e-4;
   double rmse_multiplier = 2.0;
   bool cosine = false;
+  /// Under the cosine rule, the least cosine similarity that passes.
+  double min_cosine = 0.99;
   /// > 0: an output also passes when its rmse from the fp64 reference, over
   /// the rms of that reference, is within this. For backends that lower
   /// precision on purpose: held to the output's own scale, since eager's

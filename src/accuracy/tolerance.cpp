@@ -53,9 +53,14 @@ Tolerance tolerance_for(const std::string& model, Mode mode, Precision precision
   return tolerance;
 }
 
-Tolerance performance_check_tolerance() {
+Tolerance performance_check_tolerance(Numerics numerics) {
   Tolerance tolerance;
   tolerance.cosine = true;
+  // 0.99 is about 17 dB of SQNR, which static int8 of a depthwise net at
+  // random weights does not keep (mobilenet_v2: 0.975); its speed is worth
+  // showing beside that cost. Below 0.9 (about 7 dB) the outputs are
+  // another computation's.
+  if (numerics != Numerics::kExact) tolerance.min_cosine = 0.9;
   return tolerance;
 }
 

@@ -6,6 +6,11 @@
 // the cache (same trace, inputs, torch and CPU) is loaded instead, and the
 // row's `package_cached` counter says so. On LibTorch 1.x the
 // backend exists but says why it cannot run (docs/pytorch2.md).
+//
+// aot_inductor_bf16 compiles the same model with its weights in bfloat16,
+// casting its inputs down and its outputs back to float32 inside the package
+// (python/export_aot_inductor.py): inductor's bfloat16 path, on oneDNN's
+// bf16 kernels where the CPU has them.
 
 #include <torch/version.h>
 
@@ -57,7 +62,8 @@ class AotInductorModel final : public CompiledModel {
 // The package for `model`'s trace, compiled by the exporter unless the cache
 // has it (the row's `package_cached` counter says which). Inductor compiles
 // with -march=native, so this CPU's features are part of the key.
-std::unique_ptr<CompiledModel> compile_package(Model& model, const CompileOptions& options) {
+std::unique_ptr<CompiledModel> compile_package(Model& model, const CompileOptions& options,
+                                               Numerics numerics) {
   tensor_inputs(options.example_inputs, kWhat);  // unsupported before any work
   Exporter exporter;
   exporter.tool = "aot_inductor";
@@ -67,6 +73,7 @@ std::unique_ptr<CompiledModel> compile_package(Model& model, const CompileOption
   exporter.extension = ".pt2";
   exporter.constants = TensorConstants::kBuffers;
   exporter.key_extras = this_cpu_kernel_flags();
+  if (numerics == Numerics::kBFloat16) exporter.arguments = {"--precision", "bf16"};
   const auto exported = export_traced_model(model, options, exporter);
   // The loader unpacks the package into a directory of its own.
   auto compiled = std::make_unique<AotInductorModel>(exported.file, exported.output_structure);
@@ -78,9 +85,15 @@ std::unique_ptr<CompiledModel> compile_package(Model& model, const CompileOption
 
 class AotInductorBackend final : public Backend {
  public:
+  explicit AotInductorBackend(Numerics numerics) : numerics_(numerics) {}
   std::string description() const override {
-    return "torch.export + AOTInductor package (freezing), run from C++; PyTorch 2.x build only";
+    return numerics_ == Numerics::kBFloat16
+               ? "aot_inductor with the weights in bfloat16, float32 in and out (bf16 "
+                 "arithmetic); PyTorch 2.x build only"
+               : "torch.export + AOTInductor package (freezing), run from C++; PyTorch 2.x "
+                 "build only";
   }
+  Numerics numerics() const override { return numerics_; }
   bool traces_model() const override { return true; }
   bool supports_amp() const override { return false; }  // the package's kernels are fixed
 #if TORCH_VERSION_MAJOR < 2
@@ -89,7 +102,9 @@ class AotInductorBackend final : public Backend {
 
   std::unique_ptr<CompiledModel> compile(Model& model, const CompileOptions& options) override {
 #if TORCH_VERSION_MAJOR >= 2
-    return compile_package(model, options);
+    // Its precision is its own: a model already cast by --bfloat16 has nothing to lower.
+    if (numerics_ == Numerics::kBFloat16) require_float32("aot_inductor_bf16", options.precision);
+    return compile_package(model, options, numerics_);
 #else
     (void)model;
     (void)options;
@@ -101,10 +116,15 @@ class AotInductorBackend final : public Backend {
   static constexpr const char* kNeeds2x =
       "aot_inductor needs LibTorch 2.x (this build has " TORCH_VERSION
       "): build with `make build-torch2`";
+  Numerics numerics_;
 };
 
-const BuiltinBackend kAotInductor("aot_inductor",
-                                  [] { return std::make_unique<AotInductorBackend>(); });
+const BuiltinBackend kAotInductor("aot_inductor", [] {
+  return std::make_unique<AotInductorBackend>(Numerics::kExact);
+});
+const BuiltinBackend kAotInductorBf16("aot_inductor_bf16", [] {
+  return std::make_unique<AotInductorBackend>(Numerics::kBFloat16);
+});
 
 }  // namespace
 

@@ -31,11 +31,20 @@ namespace {
 // aot_inductor only where LibTorch has it: elsewhere every row would say so.
 // The peer runtimes too: a user who would also try them gets the fastest of all.
 constexpr const char* kCandidates[] = {
-    "eager",         "ofi",           "onednn_linear",    "xnnpack",
-    "ofi_bf16",      "int8_dynamic",  "openvino",         "onnxruntime",
-    "openvino_bf16", "openvino_int8", "onnxruntime_int8",
+    "eager",
+    "ofi",
+    "onednn_linear",
+    "xnnpack",
+    "ofi_bf16",
+    "int8_dynamic",
+    "openvino",
+    "onnxruntime",
+    "openvino_bf16",
+    "openvino_int8",
+    "onnxruntime_int8",
 #if TORCH_VERSION_MAJOR >= 2
     "aot_inductor",
+    "aot_inductor_bf16",
 #endif
 };
 
@@ -140,24 +149,16 @@ class AutoModel final : public CompiledModel {
   std::vector<BackendWarning> warnings_;
 };
 
-// Inputs cast to the float dtype of `examples` (bfloat16 under --bfloat16):
-// the evaluation set is float32.
-std::vector<c10::IValue> cast_like(const std::vector<c10::IValue>& inputs,
-                                   const std::vector<c10::IValue>& examples) {
+// The float dtype of `examples` (bfloat16 under --bfloat16), float32 when
+// they hold no float tensor: what the evaluation set (float32) is cast to.
+at::ScalarType float_dtype_of(const std::vector<c10::IValue>& examples) {
   std::optional<at::ScalarType> dtype;
   for (const auto& example : examples) {
     for_each_tensor(example, [&dtype](const at::Tensor& tensor) {
       if (!dtype && tensor.is_floating_point()) dtype = tensor.scalar_type();
     });
   }
-  if (!dtype || *dtype == at::kFloat) return inputs;
-  std::vector<c10::IValue> cast;
-  for (const auto& input : inputs) {
-    cast.push_back(map_tensors(input, [&dtype](const at::Tensor& tensor) {
-      return tensor.is_floating_point() ? tensor.to(*dtype) : tensor;
-    }));
-  }
-  return cast;
+  return dtype.value_or(at::kFloat);
 }
 
 // Whether a candidate may run in auto's place: what it is checked on and
@@ -176,6 +177,11 @@ class CandidateCheck {
     for (const auto& inputs : input_sets_) {
       expected_.push_back(model.forward(inputs));
       reference_.push_back(float64_reference(model, inputs));
+    }
+    if (options.evaluation_set) {
+      evaluation_inputs_ = options.evaluation_set->inputs;
+      const auto dtype = float_dtype_of(options.example_inputs);
+      for (auto& set : evaluation_inputs_) set = cast_inputs(set, dtype);
     }
   }
 
@@ -212,12 +218,10 @@ class CandidateCheck {
   // the input sets against eager's without one (--accuracy).
   std::string budget_failure(CompiledModel& compiled) const {
     const auto* evaluation = options_.evaluation_set.get();
-    const auto& inputs = evaluation ? evaluation->inputs : input_sets_;
+    const auto& inputs = evaluation ? evaluation_inputs_ : input_sets_;
     const auto& reference = evaluation ? evaluation->fp32_outputs : expected_;
     std::vector<c10::IValue> outputs;
-    for (const auto& set : inputs) {
-      outputs.push_back(compiled.run(cast_like(set, options_.example_inputs)));
-    }
+    for (const auto& set : inputs) outputs.push_back(compiled.run(set));
     const std::string shortfall = budget_shortfall(
         options_.auto_tolerance, sqnr_db(reference, outputs), top1_agreement(reference, outputs));
     if (shortfall.empty()) return "";
@@ -228,6 +232,8 @@ class CandidateCheck {
   const CompileOptions& options_;
   std::vector<std::vector<c10::IValue>> input_sets_;
   std::vector<c10::IValue> expected_, reference_;
+  // The evaluation set's inputs in the example inputs' float dtype.
+  std::vector<std::vector<c10::IValue>> evaluation_inputs_;
 };
 
 class AutoBackend final : public Backend {
@@ -235,7 +241,8 @@ class AutoBackend final : public Backend {
   bool traces_model() const override { return true; }
   std::string description() const override {
     return "the fastest of eager/ofi/onednn_linear/xnnpack/openvino/onnxruntime (+aot_inductor "
-           "on PyTorch 2.x; +ofi_bf16, openvino_bf16, int8_dynamic, openvino_int8, "
+           "on PyTorch 2.x; +ofi_bf16, openvino_bf16, aot_inductor_bf16 on 2.x, int8_dynamic, "
+           "openvino_int8, "
            "onnxruntime_int8 under --auto-tolerance) that "
            "passes the accuracy rule or, below float32, keeps the budget by measure";
   }

@@ -280,7 +280,6 @@ class OpenVinoModel final : public CompiledModel {
   }
 
   std::vector<BackendWarning> warnings() const override {
-    const std::string ran = executed_precision();
     if (numerics_ == Numerics::kInt8) {
       std::vector<BackendWarning> warnings;
       if (int8_needs_reduced_range()) warnings.push_back(int8_reduced_range_warning());
@@ -292,6 +291,7 @@ class OpenVinoModel final : public CompiledModel {
       return warnings;
     }
     const std::string wanted = requested_.get_type_name();
+    const std::string ran = executed_precision();
     if (ran.empty() || ran == wanted) return {};
     return {{"precision_not_native",
              "asked OpenVINO for " + wanted + " and its compute ops ran " + ran +

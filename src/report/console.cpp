@@ -16,12 +16,10 @@
 namespace tracebench {
 
 namespace {
-
 using Table = std::vector<std::vector<std::string>>;
+}  // namespace
 
-// Renders like Python's `tabulate(tablefmt="grid")`, as in the seed's table:
-// first column left-aligned, the others right-aligned, `=` under the header.
-std::string render_grid(const Table& table) {
+std::string render_text_grid(const Table& table, const std::vector<bool>& left_aligned) {
   std::vector<size_t> widths(table.front().size(), 0);
   for (const auto& row : table) {
     for (size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], row[c].size());
@@ -36,14 +34,13 @@ std::string render_grid(const Table& table) {
     std::string line = "|";
     for (size_t c = 0; c < table[r].size(); ++c) {
       const auto& cell = table[r][c];
-      line += " " + (c == 0 ? pad_right(cell, widths[c]) : pad_left(cell, widths[c])) + " |";
+      const bool left = c < left_aligned.size() ? left_aligned[c] : c == 0;
+      line += " " + (left ? pad_right(cell, widths[c]) : pad_left(cell, widths[c])) + " |";
     }
     out += line + "\n" + rule(r == 0 ? '=' : '-');
   }
   return out;
 }
-
-}  // namespace
 
 std::string format_speedup(const ResultRow& row, bool with_ci) {
   if (!row.passed()) return row.error.empty() ? row.status : row.status + ": " + row.error;
@@ -56,6 +53,10 @@ std::string format_speedup(const ResultRow& row, bool with_ci) {
          " p=" + printf_string("%.2f", row.p_value) + format_precision_cost(row);
 }
 
+std::string backend_label(const ResultRow& row) {
+  return row.chosen.empty() ? row.backend : row.backend + "(" + row.chosen + ")";
+}
+
 std::string format_precision_cost(const ResultRow& row) {
   if (row.ran_precision.empty() || row.ran_precision == "fp32") return "";
   std::string text = " " + row.ran_precision;
@@ -65,11 +66,6 @@ std::string format_precision_cost(const ResultRow& row) {
 }
 
 namespace {
-
-// "auto(xnnpack)" for auto's row: the backend it picked and ran.
-std::string backend_label(const ResultRow& row) {
-  return row.chosen.empty() ? row.backend : row.backend + "(" + row.chosen + ")";
-}
 
 std::string line_prefix(const ResultRow& row, size_t backend_width, const std::string& point) {
   const std::string model = point.empty() ? row.model : row.model + " (" + point + ")";
@@ -208,11 +204,11 @@ std::string format_grid_table(const std::vector<ResultRow>& rows,
   std::string out;
   for (const auto& group : sweep_groups(rows)) {
     if (!group.label.empty()) out += (out.empty() ? "" : "\n") + group.label + ":\n";
-    out += render_grid(grid_table_cells(group.rows, backends));
+    out += render_text_grid(grid_table_cells(group.rows, backends));
     const Table shares = peak_share_cells(group.rows, backends);
     if (!shares.empty()) {
       out += "peak share (GFLOP/s over this machine's probed peak; 1.00 is its limit):\n" +
-             render_grid(shares);
+             render_text_grid(shares);
     }
   }
   return out;

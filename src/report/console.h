@@ -8,6 +8,17 @@
 
 namespace tracebench {
 
+/// `table` (header row first) as Python's `tabulate(tablefmt="grid")` renders
+/// it, as in the seed's table, `=` under the header. Column c is left-aligned
+/// where `left_aligned[c]` says so; beyond it, the first column is and the
+/// others (figures) are right-aligned.
+std::string render_text_grid(const std::vector<std::vector<std::string>>& table,
+                             const std::vector<bool>& left_aligned = {});
+
+/// "auto(xnnpack)" for auto's row: the backend it picked and ran; the backend
+/// for the others.
+std::string backend_label(const ResultRow& row);
+
 /// "1.002x p=0.83" for a measured row, the status (and error) otherwise.
 /// With `with_ci` and a valid interval: "1.502x [1.48, 1.53] p=0.00".
 std::string format_speedup(const ResultRow& row, bool with_ci = false);

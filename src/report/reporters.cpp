@@ -5,6 +5,7 @@
 #include "report/html.h"
 #include "report/json.h"
 #include "report/markdown.h"
+#include "report/precision_grid.h"
 #include "report/progress.h"
 #include "report/report_file.h"
 #include "report/row_figures.h"
@@ -25,6 +26,7 @@ class ConsoleReporter : public Reporter {
     settings_ = context.settings;
     backends_ = context.backends;
     backend_width_ = backend_column_width(backends_);
+    cpu_flags_ = context.environment.cpu_flags;
   }
 
   void row(const ResultRow& row) override {
@@ -47,6 +49,10 @@ class ConsoleReporter : public Reporter {
       out_ << format_pass_rate(rows) << std::endl;
     } else if (backend_width_ > 0) {
       out_ << "\n" << format_grid_table(rows, backends_);
+      const auto tolerance = settings_.find("auto_tolerance");
+      const bool stated = tolerance != settings_.end() && tolerance->is_string();
+      out_ << format_precision_grid(
+          rows, precision_grid_budget(stated ? tolerance->get<std::string>() : ""), cpu_flags_);
     }
   }
 
@@ -57,6 +63,7 @@ class ConsoleReporter : public Reporter {
   bool accuracy_ = false;
   nlohmann::json settings_;
   std::vector<std::string> backends_;
+  std::vector<std::string> cpu_flags_;
   size_t backend_width_ = 0;
 };
 

@@ -31,12 +31,28 @@ bool parse_number(const std::string& text, double& value) {
 }
 
 // How every number field writes a value: NaN (not measured) is an empty CSV
-// cell and a JSON null.
+// cell and a JSON null; an infinity (sqnr_db of identical outputs) is "inf"
+// or "-inf" in both, since JSON has no number for it.
 std::string number_cell(double value) {
   return std::isnan(value) ? std::string() : printf_string("%.6f", value);
 }
 
-json number_json(double value) { return std::isfinite(value) ? json(value) : json(nullptr); }
+json number_json(double value) {
+  if (std::isnan(value)) return json(nullptr);
+  if (std::isinf(value)) return json(value > 0 ? "inf" : "-inf");
+  return json(value);
+}
+
+// What number_json wrote, read back: a number, or an infinity's text.
+double number_from_json(const json& value) {
+  if (value.is_string()) {
+    const auto& text = value.get_ref<const std::string&>();
+    if (text == "inf") return std::numeric_limits<double>::infinity();
+    if (text == "-inf") return -std::numeric_limits<double>::infinity();
+    throw std::invalid_argument("a number field holds \"" + text + "\"");
+  }
+  return value.get<double>();
+}
 
 RowField described(const char* csv_column, const char* json_key, const char* unit,
                    const char* html_heading) {
@@ -95,7 +111,7 @@ RowField number(const char* csv_column, const char* json_key, const char* unit,
   };
   field.to_json = [member](const ResultRow& row) { return number_json(row.*member); };
   field.from_json = [member](ResultRow& row, const json& value) {
-    row.*member = value.get<double>();
+    row.*member = number_from_json(value);
   };
   if (html_heading) {
     field.to_html = [member, html_format](const ResultRow& row) {
@@ -125,7 +141,7 @@ RowField json_only(const char* json_key, const char* unit, T ResultRow::*member)
 RowField json_only_number(const char* json_key, const char* unit, double ResultRow::*member) {
   return json_only(
       json_key, unit, [member](const ResultRow& row) { return number_json(row.*member); },
-      [member](ResultRow& row, const json& value) { row.*member = value.get<double>(); });
+      [member](ResultRow& row, const json& value) { row.*member = number_from_json(value); });
 }
 
 // Stable codes in the CSV (high_cv;slow_start), codes with their messages in

@@ -16,6 +16,7 @@
 #include "runner/status_rows.h"
 #include "runner/training.h"
 #include "util/error_text.h"
+#include "util/tensor_tree.h"
 
 namespace tracebench {
 
@@ -49,18 +50,17 @@ std::vector<std::vector<c10::IValue>> checked_input_sets(const LoadedModel& load
 // outputs), or the last iteration's outputs and loss plus every parameter and
 // gradient (training). `row`, when given, receives what the compiled model
 // says of itself (auto's pick, its warnings) and, below float32, its accuracy
-// cost on `evaluation` as a performance row would.
+// cost on `reduced`'s evaluation set as a performance row would.
 c10::IValue run_once(Backend& backend, LoadedModel& loaded, const RunOptions& options,
                      c10::ScalarType dtype, ResultRow* row = nullptr,
-                     const std::shared_ptr<const EvaluationSet>& evaluation = nullptr) {
+                     const ReducedPrecisionSets& reduced = {}) {
   auto model = loaded.reload();
   cast_model(*model, dtype);
   const auto inputs = cast_inputs(loaded.inputs, dtype);
   const auto call_sets = checked_input_sets(loaded, options, dtype);
   AutocastScope autocast(dtype == torch::kFloat64 ? Precision::kFloat32 : options.precision);
   auto compile_options = compile_options_for(options, inputs);
-  compile_options.evaluation_set = evaluation;  // auto checks a budget by measure on it
-  if (evaluation) compile_options.calibration_inputs = make_calibration_inputs(loaded, options);
+  reduced.give_to(compile_options);
   torch::manual_seed(options.seed);  // dropout and other random ops draw the same numbers
 
   if (options.mode == Mode::kInference) {
@@ -80,7 +80,7 @@ c10::IValue run_once(Backend& backend, LoadedModel& loaded, const RunOptions& op
     }
     if (row) {
       record_compiled_model(*row, *compiled);
-      add_precision_cost(*row, *compiled, evaluation.get(), dtype);
+      add_precision_cost(*row, *compiled, reduced.evaluation.get(), dtype);
     }
     return outputs.size() == 1 ? outputs.front() : as_tuple(std::move(outputs));
   }
@@ -147,12 +147,12 @@ std::vector<ResultRow> check_accuracy(LoadedModel& loaded, const RunOptions& opt
   }
   // The rows below float32 carry what it cost, as in --performance. The
   // loaded model is still float32: each run above cast a fresh copy.
-  std::shared_ptr<const EvaluationSet> evaluation;
+  ReducedPrecisionSets reduced;
   if (may_run_below_float32(options)) {  // inference only
     torch::NoGradGuard no_grad;
     loaded.model->set_training(false);
     try {
-      evaluation = std::make_shared<const EvaluationSet>(make_evaluation_set(loaded, options));
+      reduced = make_reduced_precision_sets(loaded, options);
     } catch (const std::exception& error) {
       for (auto& row : rows) {
         row.add_warning("precision_cost_missing",
@@ -172,7 +172,7 @@ std::vector<ResultRow> check_accuracy(LoadedModel& loaded, const RunOptions& opt
         row.error = unsupported;
         continue;
       }
-      const auto actual = run_once(*backend, loaded, options, dtype, &row, evaluation);
+      const auto actual = run_once(*backend, loaded, options, dtype, &row, reduced);
       const auto tolerance =
           tolerance_for(loaded.name, options.mode, options.precision, backend->numerics());
       const auto comparison = compare_outputs(reference, actual, fp64_reference, tolerance, names);

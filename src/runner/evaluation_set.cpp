@@ -10,6 +10,7 @@
 #include "runner/input_pool.h"
 #include "runner/status_rows.h"
 #include "util/error_text.h"
+#include "util/tensor_tree.h"
 #include "util/text.h"
 
 namespace tracebench {
@@ -47,21 +48,7 @@ void score_precision_cost(ResultRow& row, CompiledModel& compiled, const Evaluat
     row.add_warning("precision_cost_missing", row.backend + ": " + top1.why_not);
 }
 
-}  // namespace
-
-bool may_run_below_float32(const RunOptions& options) {
-  if (options.mode != Mode::kInference) return false;
-  if (options.precision != Precision::kFloat32) return true;
-  for (const auto& backend : options.backends) {
-    if (backend == "auto" ? options.auto_tolerance.loosest != Numerics::kExact
-                          : backend_numerics(backend) != Numerics::kExact) {
-      return true;
-    }
-  }
-  return false;
-}
-
-EvaluationSet make_evaluation_set(LoadedModel& loaded, const RunOptions& options) {
+EvaluationSet evaluation_set(LoadedModel& loaded, const RunOptions& options) {
   EvaluationSet set;
   const auto wanted = static_cast<size_t>(options.eval_inputs);
   if (!loaded.input_sets.empty()) {
@@ -77,8 +64,8 @@ EvaluationSet make_evaluation_set(LoadedModel& loaded, const RunOptions& options
   return set;
 }
 
-std::vector<std::vector<c10::IValue>> make_calibration_inputs(const LoadedModel& loaded,
-                                                              const RunOptions& options) {
+std::vector<std::vector<c10::IValue>> calibration_sets(const LoadedModel& loaded,
+                                                       const RunOptions& options) {
   const auto evaluated = static_cast<size_t>(options.eval_inputs);
   if (loaded.input_sets.size() > evaluated) {
     return {loaded.input_sets.begin() + evaluated, loaded.input_sets.end()};
@@ -91,9 +78,39 @@ std::vector<std::vector<c10::IValue>> make_calibration_inputs(const LoadedModel&
   return sets;
 }
 
+}  // namespace
+
+bool may_run_below_float32(const RunOptions& options) {
+  if (options.mode != Mode::kInference) return false;
+  if (options.precision != Precision::kFloat32) return true;
+  for (const auto& backend : options.backends) {
+    if (backend == "auto" ? options.auto_tolerance.loosest != Numerics::kExact
+                          : backend_numerics(backend) != Numerics::kExact) {
+      return true;
+    }
+  }
+  return false;
+}
+
+void ReducedPrecisionSets::give_to(CompileOptions& compile_options) const {
+  compile_options.evaluation_set = evaluation;
+  compile_options.calibration_inputs = calibration;
+}
+
+ReducedPrecisionSets make_reduced_precision_sets(LoadedModel& loaded, const RunOptions& options) {
+  ReducedPrecisionSets sets;
+  sets.evaluation = std::make_shared<const EvaluationSet>(evaluation_set(loaded, options));
+  sets.calibration = calibration_sets(loaded, options);
+  return sets;
+}
+
+Numerics ran_numerics(const std::string& backend, const CompiledModel& compiled) {
+  return compiled.numerics_that_ran().value_or(
+      backend_numerics(compiled.chosen().empty() ? backend : compiled.chosen()));
+}
+
 std::string ran_precision(const ResultRow& row, const CompiledModel& compiled) {
-  const Numerics numerics = compiled.numerics_that_ran().value_or(
-      backend_numerics(row.chosen.empty() ? row.backend : row.chosen));
+  const Numerics numerics = ran_numerics(row.backend, compiled);
   return numerics == Numerics::kExact ? row.precision : numerics_label(numerics);
 }
 

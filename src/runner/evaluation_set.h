@@ -9,6 +9,7 @@
 
 #include <ATen/core/ivalue.h>
 
+#include <memory>
 #include <vector>
 
 #include "report/result_row.h"
@@ -22,21 +23,31 @@ namespace tracebench {
 /// one (--auto-tolerance).
 bool may_run_below_float32(const RunOptions& options);
 
-/// The evaluation set and float32 eager's outputs on it. `loaded.model` must
-/// still be float32, before the run casts it; called under the inference
-/// no-grad guard.
-EvaluationSet make_evaluation_set(LoadedModel& loaded, const RunOptions& options);
+/// What a model's rows below float32 are given, made once per model: the
+/// evaluation set they are scored on (and `auto` checks a budget by measure
+/// on), and the sets a static int8 backend calibrates on.
+struct ReducedPrecisionSets {
+  std::shared_ptr<const EvaluationSet> evaluation;  // null: none made
+  std::vector<std::vector<c10::IValue>> calibration;
+  /// Sets CompileOptions::evaluation_set and calibration_inputs.
+  void give_to(CompileOptions& compile_options) const;
+};
 
-/// The input sets a static int8 backend calibrates on (CompileOptions::
-/// calibration_inputs): the --inputs file's sets after the evaluation set's,
-/// else kCalibrationSets draws from a seed stream of their own.
-std::vector<std::vector<c10::IValue>> make_calibration_inputs(const LoadedModel& loaded,
-                                                              const RunOptions& options);
+/// The evaluation set (--eval-inputs sets: the --inputs file's first ones, or
+/// seeded draws) with float32 eager's outputs on it, and the calibration sets
+/// (the --inputs file's sets after those, else kCalibrationSets seeded draws).
+/// `loaded.model` must still be float32, before the run casts it; called
+/// under the inference no-grad guard. Throws what eager throws on the set.
+ReducedPrecisionSets make_reduced_precision_sets(LoadedModel& loaded, const RunOptions& options);
 
 /// How many sets calibrate static int8 where --inputs gives none: ONNX
 /// Runtime's MinMax ranges from 8 sets of random inputs kept resnet18 at 27
 /// dB, per-channel scales at 28 (2026-12-07).
 inline constexpr size_t kCalibrationSets = 8;
+
+/// What `compiled`, compiled by `backend`, computes in: what it says it ran,
+/// else its backend's (auto's pick's) numerics.
+Numerics ran_numerics(const std::string& backend, const CompiledModel& compiled);
 
 /// The precision `row` ran at: what `compiled` says its compute ran in, else
 /// its backend's (auto's pick's) numerics, when that is below float32 (bf16,

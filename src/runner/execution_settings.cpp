@@ -8,7 +8,6 @@
 #include "runner/child_phase.h"
 #include "runner/shape_set.h"
 #include "tracebench/error.h"
-#include "util/tensor_tree.h"
 
 namespace tracebench {
 
@@ -51,17 +50,6 @@ CompileOptions compile_options_for(const RunOptions& options,
     compile_options.shape_set_inputs = inputs_at_each_size(compile_options.example_inputs, shapes);
   }
   return compile_options;
-}
-
-std::vector<c10::IValue> cast_inputs(const std::vector<c10::IValue>& inputs,
-                                     c10::ScalarType dtype) {
-  std::vector<c10::IValue> cast;
-  for (const auto& input : inputs) {
-    cast.push_back(map_tensors(input, [dtype](const at::Tensor& tensor) {
-      return tensor.is_floating_point() ? tensor.to(dtype) : tensor;
-    }));
-  }
-  return cast;
 }
 
 }  // namespace tracebench

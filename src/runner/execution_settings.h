@@ -37,7 +37,4 @@ void cast_model(Model& model, c10::ScalarType dtype);
 CompileOptions compile_options_for(const RunOptions& options,
                                    std::vector<c10::IValue> example_inputs);
 
-/// Float tensors (nested ones too) cast to `dtype`; everything else unchanged.
-std::vector<c10::IValue> cast_inputs(const std::vector<c10::IValue>& inputs, c10::ScalarType dtype);
-
 }  // namespace tracebench

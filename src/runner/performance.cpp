@@ -30,6 +30,7 @@
 #include "runner/streams.h"
 #include "runner/training.h"
 #include "util/error_text.h"
+#include "util/tensor_tree.h"
 #include "util/text.h"
 
 namespace tracebench {
@@ -179,13 +180,15 @@ void add_measurements(ResultRow& row, const Contender& contender, const Contende
 }
 
 // A speedup for a backend that computes something else means nothing: a
-// contender whose outputs differ from eager's (see performance_check_tolerance)
-// fails as fail_accuracy, `where` naming the inputs that showed it.
+// contender whose outputs differ from eager's (see performance_check_tolerance,
+// looser for one that ran below float32) fails as fail_accuracy, `where`
+// naming the inputs that showed it.
 void fail_if_outputs_differ(Contender& contender, const c10::IValue& expected,
                             const c10::IValue& actual, const std::vector<std::string>& output_names,
                             const std::string& where) {
-  const auto comparison =
-      compare_outputs(expected, actual, c10::IValue(), performance_check_tolerance(), output_names);
+  const auto tolerance =
+      performance_check_tolerance(ran_numerics(contender.backend_name, *contender.compiled));
+  const auto comparison = compare_outputs(expected, actual, c10::IValue(), tolerance, output_names);
   if (comparison.same) return;
   contender.failed = true;
   contender.status = status::kFailAccuracy;
@@ -444,10 +447,10 @@ std::vector<ResultRow> measure_performance(LoadedModel& loaded, const RunOptions
     for (auto& tensor : loaded.model->tensors()) tensor.requires_grad_(false);
   }
   // Before the cast: the rows below float32 are scored against float32.
-  std::shared_ptr<const EvaluationSet> evaluation;
+  ReducedPrecisionSets reduced;
   if (may_run_below_float32(options)) {
     try {
-      evaluation = std::make_shared<const EvaluationSet>(make_evaluation_set(loaded, options));
+      reduced = make_reduced_precision_sets(loaded, options);
     } catch (const std::exception& error) {
       fail(contenders[0], error);  // eager cannot run the model: every row says so
     }
@@ -462,8 +465,7 @@ std::vector<ResultRow> measure_performance(LoadedModel& loaded, const RunOptions
   AutocastScope autocast(options.precision);
 
   auto compile_options = compile_options_for(options, inputs);
-  compile_options.evaluation_set = evaluation;  // auto checks a budget by measure on it
-  if (evaluation) compile_options.calibration_inputs = make_calibration_inputs(loaded, options);
+  reduced.give_to(compile_options);
   for (auto& contender : contenders) {
     compile(contender, loaded, compile_options, options);
     first_call(contender, inputs);
@@ -531,7 +533,8 @@ std::vector<ResultRow> measure_performance(LoadedModel& loaded, const RunOptions
     }
     warn_of_dropped_outputs(*contenders[i].row, loaded.dropped_outputs);
     if (contenders[i].row->passed()) {
-      add_precision_cost(*contenders[i].row, *contenders[i].compiled, evaluation.get(), dtype);
+      add_precision_cost(*contenders[i].row, *contenders[i].compiled, reduced.evaluation.get(),
+                         dtype);
     }
     if (!options.profile_dir.empty() && contenders[i].row->passed()) {
       profile_row(*contenders[i].row, *contenders[i].compiled, inputs, options.profile_dir);

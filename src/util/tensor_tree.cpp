@@ -59,4 +59,15 @@ c10::IValue map_tensors(const c10::IValue& value,
   return value;
 }
 
+std::vector<c10::IValue> cast_inputs(const std::vector<c10::IValue>& inputs,
+                                     c10::ScalarType dtype) {
+  std::vector<c10::IValue> cast;
+  for (const auto& input : inputs) {
+    cast.push_back(map_tensors(input, [dtype](const at::Tensor& tensor) {
+      return tensor.is_floating_point() ? tensor.to(dtype) : tensor;
+    }));
+  }
+  return cast;
+}
+
 }  // namespace tracebench

@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace tracebench {
 
@@ -28,5 +29,8 @@ inline bool holds_tensors_only(const c10::IValue& value) {
 /// for_each_tensor's order; everything else is kept as it is.
 c10::IValue map_tensors(const c10::IValue& value,
                         const std::function<at::Tensor(const at::Tensor&)>& map);
+
+/// Float tensors (nested ones too) cast to `dtype`; everything else unchanged.
+std::vector<c10::IValue> cast_inputs(const std::vector<c10::IValue>& inputs, c10::ScalarType dtype);
 
 }  // namespace tracebench

@@ -19,13 +19,15 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// One aot_inductor row of small_convnet, with a package cache of its own.
-nlohmann::json aot_inductor_row(const fs::path& cache, const std::string& report_name) {
+// One aot_inductor (or `backend`) row of small_convnet, with a package cache
+// of its own.
+nlohmann::json aot_inductor_row(const fs::path& cache, const std::string& report_name,
+                                const std::string& backend = "aot_inductor") {
   const auto report = testing::process_temp_path(report_name);
   const auto result =
       run_command({"/usr/bin/env", "TRACEBENCH_CACHE_DIR=" + cache.string(),
                    testing::tracebench_binary(), "--performance", "-k", "^small_convnet$",
-                   "--backend=aot_inductor", "-n", "3", "--json", report.string()});
+                   "--backend=" + backend, "-n", "3", "--json", report.string()});
   EXPECT_EQ(result.exit_code, 0) << result.output;
   std::ifstream in(report);
   return nlohmann::json::parse(in)["rows"].at(0);
@@ -72,12 +74,28 @@ TEST(AotInductor, CompilesOncePerTraceAndMatchesEager) {
             first["compilation_latency_s"].get<double>());
 }
 
+// aot_inductor_bf16 compiles a package of its own whose arithmetic is
+// bfloat16: its row says bf16 ran, and its cost against float32 is a finite
+// SQNR (identical outputs would give inf: the package would be float32's).
+TEST(AotInductor, Bf16PackageRunsInBfloat16AndShowsItsCost) {
+  const auto cache = testing::fresh_temp_directory("aoti-bf16-cache");
+  const auto row = aot_inductor_row(cache, "aoti-bf16.json", "aot_inductor_bf16");
+  ASSERT_EQ(row["status"], "pass") << row;
+  EXPECT_EQ(row["ran_precision"], "bf16") << row;
+  ASSERT_TRUE(row["sqnr_db"].is_number()) << row;
+  EXPECT_GT(row["sqnr_db"].get<double>(), 20.0) << row;
+  EXPECT_LT(row["sqnr_db"].get<double>(), 80.0) << row;
+}
+
 #else
 
 TEST(AotInductor, SaysWhichBuildItNeedsOnLibTorch1) {
-  const auto row = aot_inductor_row(testing::fresh_temp_directory("aoti-cache"), "aoti.json");
-  EXPECT_EQ(row["status"], "unsupported") << row;
-  EXPECT_NE(row["error"].get<std::string>().find("make build-torch2"), std::string::npos) << row;
+  for (const char* backend : {"aot_inductor", "aot_inductor_bf16"}) {
+    const auto row =
+        aot_inductor_row(testing::fresh_temp_directory("aoti-cache"), "aoti.json", backend);
+    EXPECT_EQ(row["status"], "unsupported") << row;
+    EXPECT_NE(row["error"].get<std::string>().find("make build-torch2"), std::string::npos) << row;
+  }
 }
 
 #endif

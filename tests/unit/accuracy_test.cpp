@@ -43,6 +43,35 @@ TEST(PassRule, CosineRule) {
   EXPECT_FALSE(compare_outputs(expected, expected.flip(0), kNoReference, {1e-4, 2, true}).same);
 }
 
+// Performance mode times a row that ran below float32 and shows its cost
+// beside it: static int8 of a depthwise net keeps a cosine of about 0.975,
+// which the float32 check (0.99) would fail untimed. A different computation
+// (cosine under 0.9) still fails at any precision.
+TEST(PassRule, PerformanceCheckIsLooserBelowFloat32) {
+  torch::manual_seed(7);
+  const auto expected = torch::randn({256});
+  const auto noise = torch::randn({256});
+  const auto lossy = expected + 0.2 * noise;    // cosine about 0.98
+  const auto another = expected + 1.5 * noise;  // cosine about 0.55
+  const auto cosine = [&](const at::Tensor& actual) {
+    return torch::cosine_similarity(expected, actual, 0).item<double>();
+  };
+  ASSERT_GT(cosine(lossy), 0.95);
+  ASSERT_LT(cosine(lossy), 0.99);
+  ASSERT_LT(cosine(another), 0.9);
+  const auto exact = performance_check_tolerance();
+  const auto int8 = performance_check_tolerance(Numerics::kInt8);
+  const auto bf16 = performance_check_tolerance(Numerics::kBFloat16);
+  const auto failed = compare_outputs(expected, lossy, c10::IValue(), exact);
+  EXPECT_FALSE(failed.same);
+  EXPECT_NE(failed.detail.find("< 0.99"), std::string::npos) << failed.detail;
+  EXPECT_TRUE(compare_outputs(expected, lossy, c10::IValue(), int8).same);
+  EXPECT_TRUE(compare_outputs(expected, lossy, c10::IValue(), bf16).same);
+  const auto different = compare_outputs(expected, another, c10::IValue(), int8);
+  EXPECT_FALSE(different.same);
+  EXPECT_NE(different.detail.find("< 0.90"), std::string::npos) << different.detail;
+}
+
 // Random weights can leave outputs of ~1e-14, whose direction is rounding
 // noise: cosine would call two equally right backends different (EfficientNet
 // under ofi gave 0.44). At the noise floor the check is absolute, and the

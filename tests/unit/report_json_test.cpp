@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <set>
 
 #include "report/json.h"
@@ -58,6 +59,21 @@ TEST(JsonReport, RoundTripKeepsEverythingAndNanBecomesNull) {
   EXPECT_EQ(row_to_json(back.rows[0]), row_to_json(report.rows[0]));
   EXPECT_TRUE(std::isnan(back.rows[1].ci_low));
   EXPECT_EQ(back.rows[1].status, "fail_to_run");
+}
+
+// Outputs identical to float32's have an infinite SQNR: JSON has no number
+// for it, so it is "inf", and reads back as infinity, not as "not measured".
+TEST(JsonReport, AnInfiniteSqnrRoundTripsAsInf) {
+  RunReport report;
+  auto identical = sample_row();
+  identical.ran_precision = "bf16";
+  identical.sqnr_db = std::numeric_limits<double>::infinity();
+  report.rows = {identical};
+  const auto json = report_to_json(report);
+  EXPECT_EQ(json["rows"][0]["sqnr_db"], "inf");
+  const auto back = report_from_json(json, "x.json");
+  ASSERT_EQ(back.rows.size(), 1u);
+  EXPECT_TRUE(std::isinf(back.rows[0].sqnr_db) && back.rows[0].sqnr_db > 0);
 }
 
 TEST(JsonReport, AtomicWriteThenRead) {

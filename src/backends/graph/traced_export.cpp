@@ -149,6 +149,7 @@ ExportedModel export_traced_model(Model& model, const CompileOptions& options,
   if (options.dynamic_dim) {
     command.insert(command.end(), {"--dynamic-dim", std::to_string(*options.dynamic_dim)});
   }
+  command.insert(command.end(), exporter.arguments.begin(), exporter.arguments.end());
 
   // What makes the file: the trace, the example inputs' shapes, the exporter
   // (its script and the module every exporter imports beside it) and the torch
@@ -158,7 +159,9 @@ ExportedModel export_traced_model(Model& model, const CompileOptions& options,
                     file_bytes(exporter.script) + '\0' + file_bytes(shared_module) + '\0' +
                     exporter.python + '\0' + TORCH_VERSION;
   for (const auto& extra : exporter.key_extras) key += '\0' + extra;
-  if (options.dynamic_dim) key += std::string(1, '\0') + "dynamic_dim " + command.back();
+  for (const auto& argument : exporter.arguments) key += '\0' + argument;
+  if (options.dynamic_dim)
+    key += std::string(1, '\0') + "dynamic_dim " + std::to_string(*options.dynamic_dim);
   const auto dir = cache_directory() / exporter.cache_folder;
   fs::create_directories(dir);
   ExportedModel exported;

@@ -29,6 +29,9 @@ struct Exporter {
   /// Whatever else changes the file: this CPU's features, for code compiled
   /// with -march=native.
   std::vector<std::string> key_extras;
+  /// More arguments to the script (aot_inductor_bf16's "--precision bf16"),
+  /// part of the cache key as well.
+  std::vector<std::string> arguments;
 };
 
 struct ExportedModel {
