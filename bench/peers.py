@@ -269,9 +269,13 @@ def main():
     sides = args.sides
     shown = [(name, numerator, denominators) for name, numerator, denominators in RATIOS
              if numerator in sides and set(denominators) <= set(sides)]
-    header = f"{'model':<24}{'batch':>6}" + "".join(f"{side:>17}" for side in sides)
-    header += "".join(f"{name:>24}" for name, _, _ in shown) + "   auto ran; costs"
-    print(header + "\n" + " " * 30 + "(ms per call, medians)" + " " * (17 * len(sides) - 22) +
+    # Each column as wide as its name, and at least as a figure needs.
+    width = {name: max(17 if name in sides else 24, len(name) + 2)
+             for name in sides + [name for name, _, _ in shown]}
+    header = f"{'model':<24}{'batch':>6}" + "".join(f"{side:>{width[side]}}" for side in sides)
+    header += "".join(f"{name:>{width[name]}}" for name, _, _ in shown) + "   auto ran; costs"
+    side_columns = sum(width[side] for side in sides)
+    print(header + "\n" + " " * 30 + "(ms per call, medians)" + " " * (side_columns - 22) +
           "(ratio [95% CI over rounds])")
     ratios = {name: [] for name, _, _ in shown}
     for batch in args.batch_sizes:
@@ -282,17 +286,18 @@ def main():
                 except Exception as error:  # one model's failure must not end the run
                     print(f"{model:<24}{batch:>6}   failed: {error}", flush=True)
                     continue
-            line = f"{model:<24}{batch:>6}" + "".join(f"{medians[s] * 1e3:>17.2f}" for s in sides)
+            line = f"{model:<24}{batch:>6}" + "".join(f"{medians[s] * 1e3:>{width[s]}.2f}"
+                                                      for s in sides)
             for name, numerator, denominators in shown:
                 value = ratio(medians, numerator, denominators)
                 ratios[name].append(value)
                 low, high = ratio_interval([ratio(r, numerator, denominators) for r in rounds])
-                line += f"{f'{value:.3f} [{low:.2f}, {high:.2f}]':>24}"
+                line += f"{f'{value:.3f} [{low:.2f}, {high:.2f}]':>{width[name]}}"
             ran = [f"{side}: {choices(picks)}" for side, picks in chosen.items()]
             print(line + "   " + "; ".join(ran), flush=True)
     if any(ratios.values()):
-        print(f"{'geomean':<30}{'':>{17 * len(sides)}}" +
-              "".join(f"{geomean(values):>24.3f}" for values in ratios.values()))
+        print(f"{'geomean':<30}{'':>{side_columns}}" +
+              "".join(f"{geomean(values):>{width[name]}.3f}" for name, values in ratios.items()))
     print(f"load average {os.getloadavg()[0]:.2f} at end")
     return 0
 
