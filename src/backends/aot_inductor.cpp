@@ -23,6 +23,7 @@
 #include <filesystem>
 #include <map>
 
+#include "backends/bf16_cpu.h"
 #include "backends/graph/traced_export.h"
 #include "measure/environment.h"
 #include "util/build_config.h"
@@ -48,6 +49,8 @@ class AotInductorModel final : public CompiledModel {
 
   std::map<std::string, double> counters() const override { return counters_; }
   void set_counter(const std::string& name, double value) { counters_[name] = value; }
+  std::vector<BackendWarning> warnings() const override { return warnings_; }
+  void add_warning(BackendWarning warning) { warnings_.push_back(std::move(warning)); }
 
   c10::IValue run(const std::vector<c10::IValue>& inputs) override {
     return refill_outputs(output_structure_, loader_.run(tensor_inputs(inputs, kWhat)), kWhat);
@@ -57,6 +60,7 @@ class AotInductorModel final : public CompiledModel {
   torch::inductor::AOTIModelPackageLoader loader_;
   c10::IValue output_structure_;
   std::map<std::string, double> counters_;
+  std::vector<BackendWarning> warnings_;
 };
 
 // The package for `model`'s trace, compiled by the exporter unless the cache
@@ -78,6 +82,9 @@ std::unique_ptr<CompiledModel> compile_package(Model& model, const CompileOption
   // The loader unpacks the package into a directory of its own.
   auto compiled = std::make_unique<AotInductorModel>(exported.file, exported.output_structure);
   compiled->set_counter("package_cached", exported.cached ? 1 : 0);
+  if (numerics == Numerics::kBFloat16) {
+    if (const auto emulated = bf16_emulated_warning()) compiled->add_warning(*emulated);
+  }
   return compiled;
 }
 

@@ -13,9 +13,9 @@
 #include <torch/csrc/jit/passes/autocast.h>
 
 #include "backends/autocast_scope.h"
+#include "backends/bf16_cpu.h"
 #include "backends/graph/frozen_graph.h"
 #include "backends/registry.h"
-#include "measure/environment.h"
 #include "tracebench/tracing.h"
 #include "util/error_text.h"
 #include "util/tensor_tree.h"
@@ -56,12 +56,7 @@ class Bf16GraphModel final : public GraphExecutorModel {
   }
   std::vector<BackendWarning> warnings() const override {
     std::vector<BackendWarning> said;
-    if (!has_native_bf16(this_cpu_kernel_flags())) {
-      said.push_back({"bf16_emulated",
-                      "this CPU has no native bfloat16 (no avx512_bf16 or amx_bf16 in "
-                      "/proc/cpuinfo): bfloat16 is emulated, so this row says little about a "
-                      "CPU that has it"});
-    }
+    if (const auto emulated = bf16_emulated_warning()) said.push_back(*emulated);
     if (!optimized_) {
       said.push_back({"bf16_unfrozen",
                       "the frozen-graph passes left mixed float32/bfloat16 operands in this "
