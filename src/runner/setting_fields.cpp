@@ -197,7 +197,7 @@ std::vector<SettingField> make_setting_fields() {
          "(default: exact)",
          accuracy_budget_option()}},
        kChild,
-       kSameNumbers,
+       kChangesNumbers,  // auto runs another candidate under another budget
        kOneValue,
        [](const RunOptions& o) { return json(accuracy_budget_label(o.auto_tolerance)); }},
 

@@ -129,6 +129,15 @@ TEST(SettingFields, TheConfigRecordsEverySettingByItsKey) {
   for (const auto& key : settings_that_change_numbers()) EXPECT_TRUE(keys.count(key)) << key;
 }
 
+// compare refuses two runs whose auto ran under different budgets: under
+// another --auto-tolerance, auto may run another candidate at another
+// precision, so its row measures something else.
+TEST(SettingFields, AnotherAutoBudgetMeasuresSomethingElse) {
+  const auto keys = settings_that_change_numbers();
+  EXPECT_NE(std::find(keys.begin(), keys.end(), "auto_tolerance"), keys.end());
+  EXPECT_EQ(std::find(keys.begin(), keys.end(), "repeat"), keys.end());
+}
+
 // A child process started with child_arguments() records what the parent
 // recorded, for every setting that reaches it as given; no other flag reaches it.
 TEST(SettingFields, ChildReachingFlagsReachTheChildAsGiven) {
