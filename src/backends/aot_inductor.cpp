@@ -121,7 +121,7 @@ class AotInductorBackend final : public Backend {
 
  private:
   static constexpr const char* kNeeds2x =
-      "aot_inductor needs LibTorch 2.x (this build has " TORCH_VERSION
+      "AOTInductor needs LibTorch 2.x (this build has " TORCH_VERSION
       "): build with `make build-torch2`";
   Numerics numerics_;
 };
