@@ -110,7 +110,7 @@ class AotInductorBackend final : public Backend {
   std::unique_ptr<CompiledModel> compile(Model& model, const CompileOptions& options) override {
 #if TORCH_VERSION_MAJOR >= 2
     // Its precision is its own: a model already cast by --bfloat16 has nothing to lower.
-    if (numerics_ == Numerics::kBFloat16) require_float32("aot_inductor_bf16", options.precision);
+    if (numerics_ == Numerics::kBFloat16) require_float32(name(), options.precision);
     return compile_package(model, options, numerics_);
 #else
     (void)model;

@@ -58,7 +58,7 @@ std::string backend_label(const ResultRow& row) {
 }
 
 std::string format_precision_cost(const ResultRow& row) {
-  if (row.ran_precision.empty() || row.ran_precision == "fp32") return "";
+  if (!row.ran_below_float32()) return "";
   std::string text = " " + row.ran_precision;
   if (!std::isnan(row.sqnr_db)) text += printf_string(" sqnr=%.1fdB", row.sqnr_db);
   if (!std::isnan(row.top1_agreement)) text += printf_string(" top1=%.1f%%", row.top1_agreement);

@@ -1,6 +1,6 @@
 #include "report/precision_grid.h"
 
-#include <cmath>
+#include <algorithm>
 #include <map>
 
 #include "accuracy/accuracy_budget.h"
@@ -13,15 +13,11 @@ namespace tracebench {
 
 namespace {
 
-bool below_float32(const ResultRow& row) {
-  return !row.ran_precision.empty() && row.ran_precision != "fp32";
-}
-
 // Whether a passing row may stand in the budget's column: a float32 one
 // always (its outputs are float32's within the exact rule it passed), one
 // below float32 when its measured cost keeps every bound.
 bool keeps_budget(const ResultRow& row, const AccuracyBudget& budget) {
-  if (!below_float32(row)) return true;
+  if (!row.ran_below_float32()) return true;
   const Top1Agreement top1{row.top1_agreement, ""};
   return budget_shortfall(budget, row.sqnr_db, top1).empty();
 }
@@ -38,7 +34,7 @@ void keep_faster(const ResultRow*& best, const ResultRow& row) {
 // "bf16 sqnr=41.2dB" below float32 (the console's cost without its leading
 // space), "fp32" otherwise.
 std::string cost_text(const ResultRow& row) {
-  return below_float32(row) ? format_precision_cost(row).substr(1) : "fp32";
+  return row.ran_below_float32() ? format_precision_cost(row).substr(1) : "fp32";
 }
 
 std::vector<std::vector<std::string>> grid_cells(const std::vector<ResultRow>& rows,
@@ -49,7 +45,7 @@ std::vector<std::vector<std::string>> grid_cells(const std::vector<ResultRow>& r
     if (cells.find(row.model) == cells.end()) models.push_back(row.model);
     auto& model = cells[row.model];
     if (!row.passed()) continue;
-    if (!below_float32(row)) keep_faster(model.fastest_fp32, row);
+    if (!row.ran_below_float32()) keep_faster(model.fastest_fp32, row);
     if (keeps_budget(row, budget)) keep_faster(model.fastest_within_budget, row);
   }
   std::vector<std::vector<std::string>> table = {
@@ -84,9 +80,10 @@ AccuracyBudget precision_grid_budget(const std::string& auto_tolerance) {
 
 std::string format_precision_grid(const std::vector<ResultRow>& rows, const AccuracyBudget& budget,
                                   const std::vector<std::string>& cpu_flags) {
-  bool any_below_float32 = false;
-  for (const auto& row : rows) any_below_float32 = any_below_float32 || below_float32(row);
-  if (!any_below_float32) return "";
+  if (std::none_of(rows.begin(), rows.end(),
+                   [](const ResultRow& row) { return row.ran_below_float32(); })) {
+    return "";
+  }
   if (!has_native_bf16(cpu_flags) && !has_native_int8_dot(cpu_flags)) {
     return "no precision grid: this CPU has neither a native bf16 dot product (avx512_bf16, "
            "amx_bf16) nor an int8 one that sums in 32 bits (avx512_vnni, avx_vnni, amx_int8), so "

@@ -122,6 +122,9 @@ struct ResultRow {
   int64_t samples() const { return static_cast<int64_t>(samples_s.size()); }
 
   bool passed() const { return status == status::kPass; }
+  /// Whether its arithmetic ran below float32 (bf16, amp, int8): the rows
+  /// that carry an accuracy cost.
+  bool ran_below_float32() const { return !ran_precision.empty() && ran_precision != "fp32"; }
 };
 
 /// What tells two rows of one run apart, and matches a row across runs

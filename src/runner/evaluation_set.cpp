@@ -118,7 +118,7 @@ void add_precision_cost(ResultRow& row, CompiledModel& compiled, const Evaluatio
                         c10::ScalarType dtype) {
   row.ran_precision = ran_precision(row, compiled);
   // No evaluation set: training, or no backend of the run lowers precision.
-  if (row.ran_precision == precision_label(Precision::kFloat32) || set == nullptr) return;
+  if (!row.ran_below_float32() || set == nullptr) return;
   score_precision_cost(row, compiled, *set, dtype);
 }
 
