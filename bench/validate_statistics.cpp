@@ -41,7 +41,7 @@ Tally run_repeats(const std::string& model_name, const std::string& backend, dou
     options.backends = {backend};
     options.repeat = samples;
     options.seed = 1000 + r;
-    const auto row = measure_performance(loaded, options).front();
+    const auto row = measure_performance(loaded, first_point_run(options)).front();
     if (!row.passed()) {
       std::fprintf(stderr, "run %d failed: %s\n", r, row.error.c_str());
       continue;

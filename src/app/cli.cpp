@@ -4,9 +4,9 @@
 #include <CLI/CLI.hpp>
 
 #include "app/list_command.h"
-#include "app/partition_flags.h"
 #include "app/plugin_loader.h"
 #include "app/report_commands.h"
+#include "app/request.h"
 #include "orchestration/isolation.h"
 #include "orchestration/launcher.h"
 #include "orchestration/suite.h"
@@ -27,8 +27,8 @@ constexpr const char* kDescription =
 
 int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   CLI::App app(kDescription, "tracebench");
-  RunOptions options;
-  declare_settings(app, options);
+  RunOptions parsed;
+  declare_settings(app, parsed);
   auto* list = app.add_subcommand("list", "List the built-in models and the backends");
   bool list_json = false;
   list->add_flag("--json", list_json, "Print the list as JSON");
@@ -46,25 +46,20 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   }
 
   try {
-    for (const auto& plugin : options.backend_plugins) load_backend_plugin(plugin);
+    for (const auto& plugin : parsed.backend_plugins) load_backend_plugin(plugin);
     if (list->parsed()) {
       print_model_and_backend_list(out, list_json);
       return 0;
     }
     if (auto exit_code = report_commands.run(out, err)) return *exit_code;
-    if (app.get_option("--performance")->count() == 0 && !options.accuracy) {
+    if (app.get_option("--performance")->count() == 0 && !parsed.accuracy) {
       throw UsageError("choose a mode: --performance or --accuracy (or run `tracebench list`)");
     }
-    options.child_args = child_arguments(app);
-    options.requested = requested_settings(app, options);
-    if (!options.rows_to.empty()) return run_isolated_child(options);
-    resolve_partition(app, options, err);
-    bind_to_cpus(options);
-    // Without --malloc, each model's process inherits this one's allocator
-    // (GLIBC_TUNABLES, LD_PRELOAD): the run records and resumes by that one.
-    options.inherited_allocator = allocator_in_use();
-    const auto rows = run_suite(options, make_reporters(options, out, err), err);
-    return exit_code_of(rows, options, err);
+    const RunOptions request = complete_request(app, parsed, err);
+    if (!request.rows_to.empty()) return run_isolated_child(request);
+    bind_to_cpus(request);
+    const auto rows = run_suite(request, make_reporters(request, out, err), err);
+    return exit_code_of(rows, request, err);
   } catch (const UsageError& error) {
     err << "tracebench: error: " << error.what() << std::endl;
     return 2;

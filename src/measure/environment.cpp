@@ -102,6 +102,11 @@ std::vector<std::string> blas_libraries_in_maps(const std::string& maps_text) {
   return found;
 }
 
+int64_t default_intra_op_threads() {
+  static const int64_t found = at::get_num_threads();
+  return found;
+}
+
 Environment collect_environment() {
   Environment env;
   env.cpu_model = cpu_model_name();

@@ -2,6 +2,7 @@
 // Where a run happened, recorded in every JSON report: numbers are only
 // comparable between runs whose environments match.
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -42,6 +43,12 @@ struct Environment {
 
 /// Reads the environment now. Never throws: what cannot be read stays empty.
 Environment collect_environment();
+
+/// LibTorch's intra-op thread count as this process found it: what a run
+/// computes with when neither --threads nor --cpus names a count. Read at the
+/// first call and kept, since the run then sets the count itself
+/// (runner/execution_settings.h) and LibTorch's global would only echo it.
+int64_t default_intra_op_threads();
 
 /// The flags of kernel-relevant CPU features on the first "flags" line of
 /// `cpuinfo_text` (the format of /proc/cpuinfo), in a fixed order.

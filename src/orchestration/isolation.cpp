@@ -27,7 +27,6 @@
 #include "runner/model_selection.h"
 #include "runner/performance.h"
 #include "runner/status_rows.h"
-#include "runner/sweep.h"
 #include "sources/load_model.h"
 #include "tracebench/error.h"
 #include "util/error_text.h"
@@ -71,23 +70,19 @@ ChildReport read_report(const std::filesystem::path& rows_file) {
           {}};
 }
 
-ChildReport run_child(const ModelSpec& spec, const RunOptions& options, const RunPoint& point,
-                      std::ostream& err) {
+ChildReport run_child(const ModelSpec& spec, const ModelRun& run, std::ostream& err) {
+  const RunOptions& options = run.request;
   const auto rows_file = fresh_child_file(".jsonl");
   const auto phase_file = fresh_child_file(".phase");
   std::vector<std::string> argv = {self_executable()};
   argv.insert(argv.end(), options.child_args.begin(), options.child_args.end());
-  argv.push_back("--backend=" + join(options.backends, ","));
-  // The sweep point this child measures (runner/sweep.h).
-  if (point.batch_size) argv.push_back("--batch-size=" + std::to_string(*point.batch_size));
-  if (point.threads) argv.push_back("--threads=" + std::to_string(*point.threads));
+  for (auto& argument : model_run_arguments(run)) argv.push_back(std::move(argument));
   argv.push_back("--only=" + model_spec_text(spec));
   argv.push_back("--rows-to=" + rows_file.string());
   argv.push_back("--phase-to=" + phase_file.string());
-  if (!options.auto_skip.empty()) argv.push_back("--auto-skip=" + join(options.auto_skip, ","));
 
   const ChildResult process =
-      run_child_process(argv, child_environment(options, point), options.timeout_s, err);
+      run_child_process(argv, child_environment(options, run.point), options.timeout_s, err);
   ChildReport report = read_report(rows_file);
   report.last_activity = read_child_phase_board(phase_file);
   report.process = process;
@@ -168,24 +163,24 @@ std::vector<std::string> without(const std::vector<std::string>& backends,
 // timeout or OOM row naming it and how to reproduce it), and the model runs
 // again without it. A death while loading or in the eager baseline costs
 // every backend still without a row.
-std::vector<ResultRow> run_in_children(const ModelSpec& spec, const RunOptions& options,
-                                       const RunPoint& point, std::ostream& err) {
+std::vector<ResultRow> run_in_children(const ModelSpec& spec, const ModelRun& run,
+                                       std::ostream& err) {
   std::map<std::string, ResultRow> done;
   std::vector<BackendWarning> skipped_candidates;  // auto's, with how each killed a child
-  RunOptions attempt = options;
+  ModelRun attempt = run;
   while (!attempt.backends.empty()) {
-    ChildReport report = run_child(spec, attempt, point, err);
+    ChildReport report = run_child(spec, attempt, err);
     if (!report.usage_error.empty()) throw UsageError(report.usage_error);
     for (auto& [backend, row] : report.rows) done[backend] = std::move(row);
     for (const auto& [backend, message] : report.unreadable) {
       err << "tracebench: " << spec.name << ": " << message << "\n";
       if (std::find(attempt.backends.begin(), attempt.backends.end(), backend) !=
           attempt.backends.end()) {
-        done[backend] = status_row(spec.name, backend, options, point, status::kFailToRun, message);
+        done[backend] = status_row(spec.name, backend, run, status::kFailToRun, message);
       }
     }
 
-    Death death = death_of(report.process, options.timeout_s);
+    Death death = death_of(report.process, run.request.timeout_s);
     const std::vector<std::string> missing = without(attempt.backends, done);
     if (missing.empty()) break;
     if (!death.status) death = {status::kCrash, "exited without reporting a result"};
@@ -207,11 +202,11 @@ std::vector<ResultRow> run_in_children(const ModelSpec& spec, const RunOptions& 
     }
     if (culprit.empty()) {
       for (const auto& backend : missing) {
-        done[backend] = status_row(spec.name, backend, options, point, death.status, error);
+        done[backend] = status_row(spec.name, backend, run, death.status, error);
       }
       break;
     }
-    done[culprit] = status_row(spec.name, culprit, options, point, death.status,
+    done[culprit] = status_row(spec.name, culprit, run, death.status,
                                error + "; reproduce: --only=" + model_spec_text(spec) +
                                    " --backend=" + culprit + " --no-isolation");
     attempt.backends = without(missing, done);
@@ -220,7 +215,7 @@ std::vector<ResultRow> run_in_children(const ModelSpec& spec, const RunOptions& 
     done.at("auto").add_warning(warning.code, "auto: " + warning.message);
   }
   std::vector<ResultRow> rows;
-  for (const auto& backend : options.backends) rows.push_back(done.at(backend));
+  for (const auto& backend : run.backends) rows.push_back(done.at(backend));
   return rows;
 }
 
@@ -290,10 +285,10 @@ void mark_out_of_memory(std::vector<ResultRow>& rows) {
   }
 }
 
-std::vector<ResultRow> run_model_in_process(const ModelSpec& spec, const RunOptions& options,
-                                            const RunPoint& point) {
+std::vector<ResultRow> run_model_in_process(const ModelSpec& spec, const ModelRun& run) {
+  const RunOptions& options = run.request;
   LoadOptions load_options;
-  load_options.batch_size = point.batch_size;
+  load_options.batch_size = run.point.batch_size;
   load_options.weights = options.weights;
   load_options.inputs_file = options.inputs_file;
   if (!options.input_shapes.empty()) {
@@ -307,37 +302,36 @@ std::vector<ResultRow> run_model_in_process(const ModelSpec& spec, const RunOpti
   } catch (const UsageError&) {
     throw;
   } catch (const std::exception& error) {
-    return status_rows(spec.name, options, point, status::kModelFailToLoad, describe_error(error));
+    return status_rows(spec.name, run, status::kModelFailToLoad, describe_error(error));
   }
-  auto rows =
-      options.accuracy ? check_accuracy(loaded, options) : measure_performance(loaded, options);
+  auto rows = options.accuracy ? check_accuracy(loaded, run) : measure_performance(loaded, run);
   // As this process found it: whether what --malloc asked for took effect.
   const std::string allocator = allocator_in_use();
   for (auto& row : rows) row.allocator = allocator;
   return rows;
 }
 
-std::vector<ResultRow> run_model(const ModelSpec& spec, const RunOptions& options,
-                                 const RunPoint& point, bool isolate, std::ostream& err) {
-  auto rows = isolate ? run_in_children(spec, options, point, err)
-                      : run_model_in_process(spec, options, point);
+std::vector<ResultRow> run_model(const ModelSpec& spec, const ModelRun& run, std::ostream& err) {
+  auto rows =
+      run.request.isolate ? run_in_children(spec, run, err) : run_model_in_process(spec, run);
   mark_out_of_memory(rows);
   return rows;
 }
 
 int run_isolated_child(const RunOptions& options) {
   validate(options);
-  // The parent hands a child one point of its sweep.
-  const RunPoint point = sweep_points(options).front();
+  // The parent hands a child one point of its sweep, and its model's run
+  // (runner/model_run.h's model_run_arguments): read back, it is the parent's.
+  const ModelRun run = first_point_run(options);
   const auto specs = select_models(options);
-  apply_process_settings(options, point);
+  apply_process_settings(options, run.point);
   if (!options.phase_to.empty()) open_child_phase_board(options.phase_to);
   const int fd = open(options.rows_to.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) throw UsageError("cannot write " + options.rows_to + ": " + strerror(errno));
   for (const auto& spec : specs) {
     std::vector<ResultRow> rows;
     try {
-      rows = run_model_in_process(spec, options, point);
+      rows = run_model_in_process(spec, run);
     } catch (const UsageError& error) {
       // As JSON: a compiler's message spans lines.
       write_all(fd, kUsageErrorPrefix + nlohmann::json(error.what()).dump() + "\n");

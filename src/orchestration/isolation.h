@@ -12,24 +12,23 @@
 #include <vector>
 
 #include "report/result_row.h"
+#include "runner/model_run.h"
 #include "runner/run_options.h"
-#include "runner/run_point.h"
 #include "sources/model_spec.h"
 
 namespace tracebench {
 
-/// Runs one model at one point of the sweep and returns a row per backend in
-/// options.backends: in a child process when `isolate`, else in this process
-/// (which apply_process_settings has set to the point). Never throws for what
-/// the model does; throws UsageError only for the options themselves. A
-/// child's stderr (LibTorch's own warnings, a dying message) goes to `err`.
-std::vector<ResultRow> run_model(const ModelSpec& spec, const RunOptions& options,
-                                 const RunPoint& point, bool isolate, std::ostream& err);
+/// Runs one model as `run` says (one point of the sweep) and returns a row
+/// per backend of `run`: in a child process when the request says isolate,
+/// else in this process (which apply_process_settings has set to the point).
+/// Never throws for what the model does; throws UsageError only for the
+/// options themselves. A child's stderr (LibTorch's own warnings, a dying
+/// message) goes to `err`.
+std::vector<ResultRow> run_model(const ModelSpec& spec, const ModelRun& run, std::ostream& err);
 
 /// One model in this process: a row per backend. Load failures become
 /// model_fail_to_load rows; a UsageError (e.g. no such class) is rethrown.
-std::vector<ResultRow> run_model_in_process(const ModelSpec& spec, const RunOptions& options,
-                                            const RunPoint& point);
+std::vector<ResultRow> run_model_in_process(const ModelSpec& spec, const ModelRun& run);
 
 /// Child mode (`--rows-to FILE`): runs the --only model in this process and
 /// writes its rows to options.rows_to, printing nothing. Returns the exit code.

@@ -157,7 +157,9 @@ void validate_launcher(const RunOptions& options) {
   }
   // A missing library is the run's one-line error, before any model runs.
   for (const auto& allocator : options.allocator_sweep) {
-    child_environment(options, RunPoint{std::nullopt, std::nullopt, allocator});
+    RunPoint point;
+    point.allocator = allocator;
+    child_environment(options, point);
   }
   if (options.cooldown_s < 0) throw UsageError("--cooldown must be 0 seconds or more");
 }

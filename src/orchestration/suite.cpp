@@ -1,7 +1,5 @@
 #include "orchestration/suite.h"
 
-#include <torch/script.h>
-
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
@@ -17,13 +15,13 @@
 #include "report/reporters.h"
 #include "runner/compute_limit.h"
 #include "runner/execution_settings.h"
+#include "runner/model_run.h"
 #include "runner/model_selection.h"
 #include "runner/run_context.h"
 #include "runner/save_optimized.h"
 #include "runner/status_rows.h"
 #include "runner/sweep.h"
 #include "tracebench/error.h"
-#include "util/files.h"
 #include "util/text.h"
 
 namespace tracebench {
@@ -50,14 +48,14 @@ constexpr double kBusyMachineCores = 0.5;
 // A model's rows. A model the user got wrong costs its rows, not the rest of
 // the suite (as in an isolated child): model_fail_to_load rows, which the
 // reports get as any others; `error` keeps the first such error.
-std::vector<ResultRow> run_model_reporting_errors(const ModelSpec& spec, const RunOptions& options,
-                                                  const RunPoint& point, std::ostream& err,
+std::vector<ResultRow> run_model_reporting_errors(const ModelSpec& spec, const ModelRun& run,
+                                                  std::ostream& err,
                                                   std::optional<std::string>& error) {
   try {
-    return run_model(spec, options, point, options.isolate, err);
+    return run_model(spec, run, err);
   } catch (const UsageError& usage_error) {
     if (!error) error = usage_error.what();
-    return status_rows(spec.name, options, point, status::kModelFailToLoad, usage_error.what());
+    return status_rows(spec.name, run, status::kModelFailToLoad, usage_error.what());
   }
 }
 
@@ -104,20 +102,14 @@ std::vector<ResultRow> run_suite(const RunOptions& options,
   size_t started = 0;
   for (const auto& point : points) {
     apply_process_settings(options, point);
-    const int64_t threads = torch::get_num_threads();
     const std::string label = sweep_point_label(point, options);
     const auto& all_peaks = context.environment.peak_gflops_by_threads;
-    const auto peaks = all_peaks.find(threads);
+    const auto peaks = all_peaks.find(point.threads);
     for (const auto& spec : specs) {
-      RunOptions todo = options;
-      // A sweep's points keep their traces apart: DIR/batch_8__2_threads/.
-      if (!label.empty() && !options.profile_dir.empty()) {
-        todo.profile_dir =
-            (std::filesystem::path(options.profile_dir) / file_name_part(label)).string();
-      }
-      todo.backends = resume.missing_backends(spec.name, point.batch_size, threads, point.allocator,
-                                              options.backends);
-      if (todo.backends.empty()) continue;
+      ModelRun run = model_run(options, point);
+      run.backends = resume.missing_backends(spec.name, point.batch_size, point.threads,
+                                             point.allocator, options.backends);
+      if (run.backends.empty()) continue;
       // --cooldown: the machine rests between models (its clocks and caches settle).
       if (started > 0 && options.cooldown_s > 0) {
         err << "--cooldown: resting " << options.cooldown_s << " s before " << spec.name << "\n"
@@ -130,11 +122,10 @@ std::vector<ResultRow> run_suite(const RunOptions& options,
       ++started;
       const auto wall_start = std::chrono::steady_clock::now();
       const CpuTimes cpu_start = cpu_times_now();
-      auto rows = run_model_reporting_errors(spec, todo, point, err, load_error);
+      auto rows = run_model_reporting_errors(spec, run, err, load_error);
       const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - wall_start;
       const double others = other_busy_cores(cpu_start, cpu_times_now(), wall.count());
       for (auto& row : rows) {
-        row.threads = threads;
         if (others >= kBusyMachineCores) {
           row.add_warning("busy_machine", "other processes kept " + printf_string("%.2f", others) +
                                               " cores busy while this model ran: its timings "

@@ -168,6 +168,14 @@ RunReport report_from_json(const json& j, const std::string& origin) {
   try {
     report.environment = environment_from_json(j.at("environment"));
     report.config = value_or<json>(j, "config", json::object());
+    // Before the config recorded the thread count a run without --threads
+    // computed with, it recorded null; the environment, collected at that
+    // count, has it, so `compare` matches such a report with a newer one.
+    if (auto threads = report.config.find("threads"); threads != report.config.end() &&
+                                                      threads->is_null() &&
+                                                      report.environment.torch_threads > 0) {
+      *threads = report.environment.torch_threads;
+    }
     for (const auto& row : j.at("rows")) report.rows.push_back(row_from_json(row));
   } catch (const json::exception& error) {
     std::string what = error.what();

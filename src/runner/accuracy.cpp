@@ -51,15 +51,16 @@ std::vector<std::vector<c10::IValue>> checked_input_sets(const LoadedModel& load
 // gradient (training). `row`, when given, receives what the compiled model
 // says of itself (auto's pick, its warnings) and, below float32, its accuracy
 // cost on `reduced`'s evaluation set as a performance row would.
-c10::IValue run_once(Backend& backend, LoadedModel& loaded, const RunOptions& options,
+c10::IValue run_once(Backend& backend, LoadedModel& loaded, const ModelRun& run,
                      c10::ScalarType dtype, ResultRow* row = nullptr,
                      const ReducedPrecisionSets& reduced = {}) {
+  const RunOptions& options = run.request;
   auto model = loaded.reload();
   cast_model(*model, dtype);
   const auto inputs = cast_inputs(loaded.inputs, dtype);
   const auto call_sets = checked_input_sets(loaded, options, dtype);
   AutocastScope autocast(dtype == torch::kFloat64 ? Precision::kFloat32 : options.precision);
-  auto compile_options = compile_options_for(options, inputs);
+  auto compile_options = compile_options_for(run, inputs);
   reduced.give_to(compile_options);
   torch::manual_seed(options.seed);  // dropout and other random ops draw the same numbers
 
@@ -106,19 +107,18 @@ std::vector<std::string> compared_names(const LoadedModel& loaded, const RunOpti
   return names;
 }
 
-ResultRow accuracy_row(const LoadedModel& loaded, const RunOptions& options,
-                       const std::string& backend) {
-  ResultRow row = row_for(loaded.name, backend, options);
+ResultRow accuracy_row(const LoadedModel& loaded, const ModelRun& run, const std::string& backend) {
+  ResultRow row = row_for(loaded.name, backend, run);
   row.batch_size = loaded.batch_size;
   return row;
 }
 
 }  // namespace
 
-std::vector<ResultRow> check_accuracy(LoadedModel& loaded, const RunOptions& options) {
+std::vector<ResultRow> check_accuracy(LoadedModel& loaded, const ModelRun& run) {
+  const RunOptions& options = run.request;
   std::vector<ResultRow> rows;
-  for (const auto& backend : options.backends)
-    rows.push_back(accuracy_row(loaded, options, backend));
+  for (const auto& backend : run.backends) rows.push_back(accuracy_row(loaded, run, backend));
   auto fail_all = [&](const char* status, const std::string& error) {
     for (auto& row : rows) {
       row.status = status;
@@ -132,8 +132,8 @@ std::vector<ResultRow> check_accuracy(LoadedModel& loaded, const RunOptions& opt
   c10::IValue reference, repeat, fp64_reference;
   publish_child_phase(ChildPhase::kRunning, "eager", /*baseline=*/true);
   try {
-    reference = run_once(*eager, loaded, options, dtype);
-    repeat = run_once(*eager, loaded, options, dtype);
+    reference = run_once(*eager, loaded, run, dtype);
+    repeat = run_once(*eager, loaded, run, dtype);
   } catch (const std::exception& error) {
     return fail_all(status::kEagerFailToRun, describe_error(error));
   }
@@ -141,14 +141,14 @@ std::vector<ResultRow> check_accuracy(LoadedModel& loaded, const RunOptions& opt
     return fail_all(status::kEagerTwoRunsDiffer, "two identically seeded eager runs differ");
   }
   try {
-    fp64_reference = run_once(*eager, loaded, options, torch::kFloat64);
+    fp64_reference = run_once(*eager, loaded, run, torch::kFloat64);
   } catch (const std::exception&) {
     // Without the fp64 truth only the allclose part of the rule applies.
   }
   // The rows below float32 carry what it cost, as in --performance. The
   // loaded model is still float32: each run above cast a fresh copy.
   ReducedPrecisionSets reduced;
-  if (may_run_below_float32(options)) {  // inference only
+  if (may_run_below_float32(run)) {  // inference only
     torch::NoGradGuard no_grad;
     loaded.model->set_training(false);
     try {
@@ -172,7 +172,7 @@ std::vector<ResultRow> check_accuracy(LoadedModel& loaded, const RunOptions& opt
         row.error = unsupported;
         continue;
       }
-      const auto actual = run_once(*backend, loaded, options, dtype, &row, reduced);
+      const auto actual = run_once(*backend, loaded, run, dtype, &row, reduced);
       const auto tolerance =
           tolerance_for(loaded.name, options.mode, options.precision, backend->numerics());
       const auto comparison = compare_outputs(reference, actual, fp64_reference, tolerance, names);

@@ -9,14 +9,14 @@
 #include <vector>
 
 #include "report/result_row.h"
-#include "runner/run_options.h"
+#include "runner/model_run.h"
 #include "sources/load_model.h"
 
 namespace tracebench {
 
-/// One row per backend in options.backends, with status pass, fail_accuracy
+/// One row per backend of `run`, with status pass, fail_accuracy
 /// (the worst output in `error`), fail_to_run, eager_fail_to_run,
 /// eager_two_runs_differ or unsupported.
-std::vector<ResultRow> check_accuracy(LoadedModel& loaded, const RunOptions& options);
+std::vector<ResultRow> check_accuracy(LoadedModel& loaded, const ModelRun& run);
 
 }  // namespace tracebench

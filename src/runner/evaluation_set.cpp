@@ -80,10 +80,11 @@ std::vector<std::vector<c10::IValue>> calibration_sets(const LoadedModel& loaded
 
 }  // namespace
 
-bool may_run_below_float32(const RunOptions& options) {
+bool may_run_below_float32(const ModelRun& run) {
+  const RunOptions& options = run.request;
   if (options.mode != Mode::kInference) return false;
   if (options.precision != Precision::kFloat32) return true;
-  for (const auto& backend : options.backends) {
+  for (const auto& backend : run.backends) {
     if (backend == "auto" ? options.auto_tolerance.loosest != Numerics::kExact
                           : backend_numerics(backend) != Numerics::kExact) {
       return true;

@@ -13,15 +13,16 @@
 #include <vector>
 
 #include "report/result_row.h"
+#include "runner/model_run.h"
 #include "runner/run_options.h"
 #include "sources/load_model.h"
 
 namespace tracebench {
 
-/// Whether some row of this run may compute below float32: --bfloat16 or
-/// --amp, a backend that lowers precision itself, or auto allowed to choose
-/// one (--auto-tolerance).
-bool may_run_below_float32(const RunOptions& options);
+/// Whether some row of `run` may compute below float32: --bfloat16 or --amp,
+/// a backend that lowers precision itself, or auto allowed to choose one
+/// (--auto-tolerance).
+bool may_run_below_float32(const ModelRun& run);
 
 /// What a model's rows below float32 are given, made once per model: the
 /// evaluation set they are scored on (and `auto` checks a budget by measure

@@ -12,7 +12,7 @@
 namespace tracebench {
 
 void apply_process_settings(const RunOptions& options, const RunPoint& point) {
-  if (point.threads) torch::set_num_threads(static_cast<int>(*point.threads));
+  torch::set_num_threads(static_cast<int>(point.threads));
   if (std::getenv("OPENBLAS_NUM_THREADS") == nullptr) set_openblas_threads(1);
   if (options.flush_denormal && !at::globalContext().setFlushDenormal(true)) {
     throw UsageError("--flush-denormal: this CPU has no flush-to-zero mode (SSE3 needed)");
@@ -32,15 +32,15 @@ void cast_model(Model& model, c10::ScalarType dtype) {
   }
 }
 
-CompileOptions compile_options_for(const RunOptions& options,
-                                   std::vector<c10::IValue> example_inputs) {
+CompileOptions compile_options_for(const ModelRun& run, std::vector<c10::IValue> example_inputs) {
+  const RunOptions& options = run.request;
   CompileOptions compile_options;
   compile_options.mode = options.mode;
   compile_options.precision = options.precision;
   compile_options.auto_tolerance = options.auto_tolerance;
-  compile_options.threads = torch::get_num_threads();  // --threads, or LibTorch's own choice
+  compile_options.threads = run.point.threads;
   compile_options.streams = options.streams;
-  compile_options.auto_skip = options.auto_skip;
+  compile_options.auto_skip = run.auto_skip;
   compile_options.on_auto_candidate = [](const std::string& candidate) {
     publish_child_phase(ChildPhase::kCompiling, "auto", /*baseline=*/false, candidate);
   };

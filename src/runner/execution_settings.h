@@ -10,13 +10,15 @@
 #include <vector>
 
 #include "backends/autocast_scope.h"
+#include "runner/model_run.h"
 #include "runner/run_options.h"
 #include "runner/run_point.h"
 #include "tracebench/backend.h"
 
 namespace tracebench {
 
-/// Sets LibTorch's intra-op threads to the point's (when given) and OpenBLAS's
+/// Sets LibTorch's intra-op threads to the point's, the one place the run
+/// writes that global (nothing reads it back to carry the count), and OpenBLAS's
 /// to one, unless the user set OPENBLAS_NUM_THREADS. Why one: LibTorch calls
 /// BLAS from its own threads, and each OpenBLAS worker spins in sched_yield
 /// for a while after every call, taking a core from LibTorch's pool (on 2
@@ -32,9 +34,9 @@ c10::ScalarType storage_dtype(Precision precision);
 /// Casts every floating-point parameter and buffer of `model` in place.
 void cast_model(Model& model, c10::ScalarType dtype);
 
-/// What every backend compiles with in this run: mode, precision, --auto-tolerance,
-/// --streams, the intra-op threads in effect, and `example_inputs`.
-CompileOptions compile_options_for(const RunOptions& options,
-                                   std::vector<c10::IValue> example_inputs);
+/// What every backend compiles `run`'s model with: mode, precision,
+/// --auto-tolerance, --streams, the point's intra-op threads, auto's skipped
+/// candidates, and `example_inputs`.
+CompileOptions compile_options_for(const ModelRun& run, std::vector<c10::IValue> example_inputs);
 
 }  // namespace tracebench

@@ -428,14 +428,15 @@ void save_first_outputs(const std::vector<Contender>& contenders, std::vector<Re
   }
 }
 
-std::vector<ResultRow> measure_performance(LoadedModel& loaded, const RunOptions& options) {
-  std::vector<ResultRow> rows(options.backends.size());
-  std::vector<Contender> contenders(options.backends.size() + 1);
+std::vector<ResultRow> measure_performance(LoadedModel& loaded, const ModelRun& run) {
+  const RunOptions& options = run.request;
+  std::vector<ResultRow> rows(run.backends.size());
+  std::vector<Contender> contenders(run.backends.size() + 1);
   contenders[0].backend_name = "eager";
-  for (size_t i = 0; i < options.backends.size(); ++i) {
-    rows[i] = row_for(loaded.name, options.backends[i], options);
+  for (size_t i = 0; i < run.backends.size(); ++i) {
+    rows[i] = row_for(loaded.name, run.backends[i], run);
     rows[i].batch_size = loaded.batch_size;
-    contenders[i + 1].backend_name = options.backends[i];
+    contenders[i + 1].backend_name = run.backends[i];
     contenders[i + 1].row = &rows[i];
   }
 
@@ -448,7 +449,7 @@ std::vector<ResultRow> measure_performance(LoadedModel& loaded, const RunOptions
   }
   // Before the cast: the rows below float32 are scored against float32.
   ReducedPrecisionSets reduced;
-  if (may_run_below_float32(options)) {
+  if (may_run_below_float32(run)) {
     try {
       reduced = make_reduced_precision_sets(loaded, options);
     } catch (const std::exception& error) {
@@ -464,7 +465,7 @@ std::vector<ResultRow> measure_performance(LoadedModel& loaded, const RunOptions
   }
   AutocastScope autocast(options.precision);
 
-  auto compile_options = compile_options_for(options, inputs);
+  auto compile_options = compile_options_for(run, inputs);
   reduced.give_to(compile_options);
   for (auto& contender : contenders) {
     compile(contender, loaded, compile_options, options);
@@ -536,8 +537,8 @@ std::vector<ResultRow> measure_performance(LoadedModel& loaded, const RunOptions
       add_precision_cost(*contenders[i].row, *contenders[i].compiled, reduced.evaluation.get(),
                          dtype);
     }
-    if (!options.profile_dir.empty() && contenders[i].row->passed()) {
-      profile_row(*contenders[i].row, *contenders[i].compiled, inputs, options.profile_dir);
+    if (!run.profile_dir.empty() && contenders[i].row->passed()) {
+      profile_row(*contenders[i].row, *contenders[i].compiled, inputs, run.profile_dir);
     }
     if (!options.save_optimized.empty() && contenders[i].row->passed()) {
       save_optimized_module(

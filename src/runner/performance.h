@@ -5,13 +5,13 @@
 #include <vector>
 
 #include "report/result_row.h"
-#include "runner/run_options.h"
+#include "runner/model_run.h"
 #include "sources/load_model.h"
 
 namespace tracebench {
 
-/// One row per backend in options.backends (in that order). Failures become
+/// One row per backend of `run` (in that order). Failures become
 /// rows with a status; this function only throws for bugs.
-std::vector<ResultRow> measure_performance(LoadedModel& loaded, const RunOptions& options);
+std::vector<ResultRow> measure_performance(LoadedModel& loaded, const ModelRun& run);
 
 }  // namespace tracebench

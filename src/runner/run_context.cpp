@@ -1,7 +1,5 @@
 #include "runner/run_context.h"
 
-#include <torch/script.h>
-
 #include <cstdlib>
 
 #include "measure/compute_peak.h"
@@ -26,7 +24,7 @@ RunContext run_context(const RunOptions& options, const std::vector<RunPoint>& p
     // The limit the rows measured at this thread count are compared with.
     // Accuracy runs time nothing.
     if (options.accuracy) continue;
-    auto& at_threads = peaks[torch::get_num_threads()];
+    auto& at_threads = peaks[point->threads];
     if (at_threads.empty()) at_threads = measure_compute_peaks();
   }
   context.environment = collect_environment();

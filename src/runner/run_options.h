@@ -1,7 +1,10 @@
 #pragma once
-// Everything a run is asked to do, as a plain struct with defaults. The CLI
-// fills it (runner/setting_fields.h); validate() (orchestration/validate_options.h)
-// turns nonsense into a UsageError before any work.
+// Everything a run is asked to do, as a plain struct with defaults: the
+// request. The CLI fills it (runner/setting_fields.h) and completes it once
+// (app/request.h); after that it is never edited: what each model runs with
+// is resolved from it (runner/model_run.h). validate()
+// (orchestration/validate_options.h) turns nonsense into a UsageError before
+// any work.
 
 #include <cstdint>
 #include <map>
@@ -49,7 +52,7 @@ struct RunOptions {
   std::vector<std::string> allocator_sweep;
   /// The allocator this process was started with (GLIBC_TUNABLES,
   /// LD_PRELOAD), which each model's process inherits without --malloc: a
-  /// fact of the environment, which the CLI reads, not a flag.
+  /// fact of the environment, which complete_request reads, not a flag.
   std::string inherited_allocator = "glibc";
   /// --streams: concurrent inference threads, each calling its own compiled
   /// instance with `threads` intra-op threads (runner/streams.h).
@@ -98,11 +101,11 @@ struct RunOptions {
   std::string rows_to;
   /// Child mode: publish what the child is doing in this file (runner/child_phase.h).
   std::string phase_to;
-  /// auto's candidates to leave out (--auto-skip, CompileOptions::auto_skip);
-  /// the parent adds those that killed an earlier child of a model as it retries.
+  /// auto's candidates to leave out, as --auto-skip gives them; a model's run
+  /// adds those that killed an earlier child of it (ModelRun::auto_skip).
   std::vector<std::string> auto_skip;
   /// The parsed flags a child process is started with (all but the selection
-  /// and output flags, which the parent owns). Filled by the CLI.
+  /// and output flags, which the parent owns). Filled by complete_request.
   std::vector<std::string> child_args;
   /// Shared libraries or C++ sources registering extra backends.
   std::vector<std::string> backend_plugins;

@@ -13,8 +13,10 @@ namespace tracebench {
 struct RunPoint {
   /// Unset: the model's own batch size.
   std::optional<int64_t> batch_size;
-  /// Unset: LibTorch's own thread count.
-  std::optional<int64_t> threads;
+  /// The intra-op threads the model computes with, always a count:
+  /// sweep_points() resolves a run without --threads to the CPUs --cpus
+  /// names or LibTorch's own count. One in a point a test builds by hand.
+  int64_t threads = 1;
   /// As --malloc names it (orchestration/launcher.h).
   std::string allocator = "glibc";
 };

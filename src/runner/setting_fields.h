@@ -64,6 +64,17 @@ struct SettingField {
 /// Every setting, in --help order.
 const std::vector<SettingField>& setting_fields();
 
+/// The table's groups, by concern, each in its own file
+/// (runner/setting_fields_GROUP.cpp, written with runner/setting_field_builders.h):
+/// what is measured and which models and backends,
+std::vector<SettingField> selection_settings();
+/// the inputs and how samples are taken,
+std::vector<SettingField> sampling_settings();
+/// what a run saves beside its rows, robustness and the launcher,
+std::vector<SettingField> process_settings();
+/// the statistics, the reports and the partitions.
+std::vector<SettingField> report_settings();
+
 /// Declares every setting's flags on `app`, bound to `options` (whose
 /// `isolate` becomes true: the CLI runs each model in a child process).
 void declare_settings(CLI::App& app, RunOptions& options);

@@ -31,7 +31,8 @@ const char* precision_label(Precision precision) {
   return "fp32";
 }
 
-ResultRow row_for(const std::string& model, const std::string& backend, const RunOptions& options) {
+ResultRow row_for(const std::string& model, const std::string& backend, const ModelRun& run) {
+  const RunOptions& options = run.request;
   ResultRow row;
   row.model = model;
   row.backend = backend;
@@ -39,27 +40,26 @@ ResultRow row_for(const std::string& model, const std::string& backend, const Ru
   row.precision = precision_label(options.precision);
   row.iterations_per_run = options.iterations_per_run;
   row.streams = options.streams;
+  row.threads = run.point.threads;
   return row;
 }
 
-ResultRow status_row(const std::string& model, const std::string& backend,
-                     const RunOptions& options, const RunPoint& point, const char* status,
-                     const std::string& error) {
-  ResultRow row = row_for(model, backend, options);
+ResultRow status_row(const std::string& model, const std::string& backend, const ModelRun& run,
+                     const char* status, const std::string& error) {
+  ResultRow row = row_for(model, backend, run);
   // What was asked for: no model was loaded to say its own batch size.
-  row.batch_size = point.batch_size.value_or(0);
-  row.allocator = point.allocator;
+  row.batch_size = run.point.batch_size.value_or(0);
+  row.allocator = run.point.allocator;
   row.status = status;
   row.error = first_line(error);
   return row;
 }
 
-std::vector<ResultRow> status_rows(const std::string& model, const RunOptions& options,
-                                   const RunPoint& point, const char* status,
-                                   const std::string& error) {
+std::vector<ResultRow> status_rows(const std::string& model, const ModelRun& run,
+                                   const char* status, const std::string& error) {
   std::vector<ResultRow> rows;
-  for (const auto& backend : options.backends) {
-    rows.push_back(status_row(model, backend, options, point, status, error));
+  for (const auto& backend : run.backends) {
+    rows.push_back(status_row(model, backend, run, status, error));
   }
   return rows;
 }

@@ -9,8 +9,7 @@
 #include <vector>
 
 #include "report/result_row.h"
-#include "runner/run_options.h"
-#include "runner/run_point.h"
+#include "runner/model_run.h"
 #include "tracebench/backend.h"
 
 namespace tracebench {
@@ -21,24 +20,23 @@ const char* mode_label(Mode mode);
 const char* precision_label(Precision precision);
 
 /// The row every result of `backend` on `model` starts from: the run's mode,
-/// precision, iterations per sample and streams, status pass. What it was
-/// measured at (batch size, allocator) its measurement fills in.
-ResultRow row_for(const std::string& model, const std::string& backend, const RunOptions& options);
+/// precision, iterations per sample and streams, the point's threads, status
+/// pass. What it was measured at (batch size, allocator) its measurement
+/// fills in.
+ResultRow row_for(const std::string& model, const std::string& backend, const ModelRun& run);
 
-/// A row for `backend` of `model` at `point`, with `status` and the first
-/// line of `error`.
-ResultRow status_row(const std::string& model, const std::string& backend,
-                     const RunOptions& options, const RunPoint& point, const char* status,
-                     const std::string& error);
+/// A row for `backend` of `model` at `run`'s point, with `status` and the
+/// first line of `error`.
+ResultRow status_row(const std::string& model, const std::string& backend, const ModelRun& run,
+                     const char* status, const std::string& error);
 
 /// Copies what `compiled` says of itself into `row`: its counters, the
 /// candidate `auto` chose, and its warnings, each message prefixed with the
 /// row's backend.
 void record_compiled_model(ResultRow& row, const CompiledModel& compiled);
 
-/// status_row for every backend in options.backends.
-std::vector<ResultRow> status_rows(const std::string& model, const RunOptions& options,
-                                   const RunPoint& point, const char* status,
-                                   const std::string& error);
+/// status_row for every backend of `run`.
+std::vector<ResultRow> status_rows(const std::string& model, const ModelRun& run,
+                                   const char* status, const std::string& error);
 
 }  // namespace tracebench

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "measure/environment.h"
 #include "report/sweep_groups.h"
 #include "tracebench/error.h"
 #include "util/cpu_set.h"
@@ -39,8 +40,8 @@ void validate_axis(const char* flag, const std::vector<int64_t>& values) {
 
 }  // namespace
 
-std::vector<std::optional<int64_t>> thread_counts(const RunOptions& options) {
-  std::optional<int64_t> unswept;
+std::vector<int64_t> thread_counts(const RunOptions& options) {
+  int64_t unswept = default_intra_op_threads();
   // --cpus 0-3: the model's process has four CPUs, so four threads
   // (orchestration/launcher.h checks the list before any point is taken).
   if (const auto cpus = cpus_of_list_text(options.cpus); cpus && !cpus->empty()) {
@@ -63,7 +64,7 @@ std::vector<RunPoint> sweep_points(const RunOptions& options) {
 
 std::string sweep_point_label(const RunPoint& point, const RunOptions& options) {
   return sweep_label(options.batch_size_sweep.size() > 1 ? point.batch_size : std::nullopt,
-                     options.threads_sweep.size() > 1 ? point.threads : std::nullopt,
+                     options.threads_sweep.size() > 1 ? std::optional(point.threads) : std::nullopt,
                      options.allocator_sweep.size() > 1 ? point.allocator : "");
 }
 

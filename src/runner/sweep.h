@@ -16,12 +16,13 @@ namespace tracebench {
 /// The points of `options`' sweep, allocators outer, then batch sizes, then
 /// thread counts; one point when nothing is swept. An axis the user left
 /// out takes its default: the model's batch size, as many threads as --cpus
-/// names (else LibTorch's count), the inherited allocator.
+/// names (else LibTorch's count when the process started), the inherited
+/// allocator.
 std::vector<RunPoint> sweep_points(const RunOptions& options);
 
 /// The thread counts the points take, as sweep_points gives them: the
 /// recorded config's effective value.
-std::vector<std::optional<int64_t>> thread_counts(const RunOptions& options);
+std::vector<int64_t> thread_counts(const RunOptions& options);
 
 /// What tells `point` apart from the sweep's other points ("batch 8, 2
 /// threads, jemalloc", only the swept axes); "" when the run is not a sweep.

@@ -38,7 +38,9 @@ class ProcessSettings : public ::testing::Test {
 TEST_F(ProcessSettings, LeavesOpenBlasAloneWhenTheUserSetItsThreads) {
   OpenBlasVariable chosen("2");
   const int before = collect_environment().openblas_threads;
-  apply_process_settings(RunOptions{}, RunPoint{});
+  RunPoint point;
+  point.threads = torch::get_num_threads();
+  apply_process_settings(RunOptions{}, point);
   EXPECT_EQ(collect_environment().openblas_threads, before);
 }
 

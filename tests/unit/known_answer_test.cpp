@@ -81,6 +81,11 @@ RunOptions performance_options(const std::vector<std::string>& backends, int64_t
   return options;
 }
 
+// Each model runs at the first point of the request's sweep, as a child does.
+std::vector<ResultRow> measure(LoadedModel& loaded, const RunOptions& options) {
+  return measure_performance(loaded, first_point_run(options));
+}
+
 void expect_within(double measured, double known, double band, const std::string& what) {
   EXPECT_GE(measured, known * (1 - band)) << what << ": known " << known;
   EXPECT_LE(measured, known * (1 + band)) << what << ": known " << known;
@@ -98,7 +103,7 @@ TEST(KnownAnswer, ABackendKTimesSlowerMeasuresOneOverK) {
     auto loaded = load<SpinModule>("spin");
     // 60 samples: with 20, under ctest -j 2 beside another model's process,
     // preempted eager samples once stretched k=4's interval to 0.43.
-    const auto rows = measure_performance(loaded, performance_options({"test_cost_k"}, 60));
+    const auto rows = measure(loaded, performance_options({"test_cost_k"}, 60));
     ASSERT_EQ(rows.size(), 1u);
     const auto& row = rows[0];
     ASSERT_TRUE(row.passed()) << row.error;
@@ -134,8 +139,8 @@ TEST(KnownAnswer, TheSameTimesInAnotherOrderGiveOneAndALargePValue) {
   const auto same = plant_times("test_same_times", shuffled);
   const auto slower = plant_times("test_doubled_times", doubled);
   auto loaded = load<SpinModule>("spin");
-  const auto rows = measure_performance(
-      loaded, performance_options({"test_same_times", "test_doubled_times"}, 30));
+  const auto rows =
+      measure(loaded, performance_options({"test_same_times", "test_doubled_times"}, 30));
   ASSERT_EQ(rows.size(), 2u);
   for (const auto& row : rows) ASSERT_TRUE(row.passed()) << row.error;
   EXPECT_DOUBLE_EQ(rows[0].speedup, 1.0);
@@ -169,7 +174,7 @@ TEST(KnownAnswer, LatencyPercentilesAndThroughputFollowFromTheSamples) {
     // rank rounded the wrong way picks another sample.
     auto options = performance_options({"test_cost_two"}, 23);
     options.streams = streams;
-    const auto rows = measure_performance(loaded, options);
+    const auto rows = measure(loaded, options);
     ASSERT_EQ(rows.size(), 1u);
     ASSERT_TRUE(rows[0].passed()) << rows[0].error;
     const auto& row = rows[0];
@@ -200,7 +205,7 @@ TEST(KnownAnswer, PerShapeMediansFollowTheCostOfEachShape) {
   auto loaded = load<SpinModule>("spin");
   auto options = performance_options({"eager"}, 30);
   options.shape_set = "batch=1,2,4";
-  const auto rows = measure_performance(loaded, options);
+  const auto rows = measure(loaded, options);
   ASSERT_EQ(rows.size(), 1u);
   ASSERT_TRUE(rows[0].passed()) << rows[0].error;
   const auto& at = rows[0].shape_latency_ms;
@@ -240,7 +245,7 @@ TEST(KnownAnswer, CompareFlagsAPlantedTenPercentRegressionAndPassesNone) {
     const auto planted = plant_cost("test_planted", cost);
     auto loaded = load<SpinModule>("spin");
     RunReport report;
-    report.rows = measure_performance(loaded, performance_options({"test_planted"}, 40));
+    report.rows = measure(loaded, performance_options({"test_planted"}, 40));
     return report;
   };
   const auto base = run_at(1.0);
@@ -265,7 +270,7 @@ TEST(KnownAnswer, CompareFlagsAPlantedTenPercentRegressionAndPassesNone) {
 // against 33.5).
 TEST(KnownAnswer, PeakShareIsTheKernelsFlopsOverItsTimeOverThePeak) {
   auto loaded = load<MatmulModule>("matmul");
-  auto rows = measure_performance(loaded, performance_options({"eager"}, 10));
+  auto rows = measure(loaded, performance_options({"eager"}, 10));
   ASSERT_EQ(rows.size(), 1u);
   auto& row = rows[0];
   ASSERT_TRUE(row.passed()) << row.error;

@@ -76,7 +76,7 @@ TEST(Performance, OneRowPerBackendWithEverySample) {
   options.backends = {"eager", "ts"};
   options.repeat = 7;
   options.iterations_per_run = 3;
-  const auto rows = measure_performance(loaded, options);
+  const auto rows = measure_performance(loaded, first_point_run(options));
   ASSERT_EQ(rows.size(), 2u);
   for (const auto& row : rows) {
     EXPECT_TRUE(row.passed()) << row.error;
@@ -101,7 +101,7 @@ TEST(Performance, AFailingBackendCostsOneRow) {
   RunOptions options;
   options.backends = {"test_throws", "eager"};
   options.repeat = 3;
-  const auto rows = measure_performance(loaded, options);
+  const auto rows = measure_performance(loaded, first_point_run(options));
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(rows[0].status, status::kFailToRun);
   EXPECT_EQ(rows[0].error, "deliberate failure");  // first line only
@@ -131,7 +131,7 @@ RecordedRun record_two_backends(SampleOrder order) {
   options.repeat = 3;
   options.warmup = 2;
   options.sample_order = order;
-  for (const auto& row : measure_performance(loaded, options))
+  for (const auto& row : measure_performance(loaded, first_point_run(options)))
     EXPECT_TRUE(row.passed()) << row.error;
   return {first_log, second_log};
 }

@@ -76,6 +76,21 @@ TEST(JsonReport, AnInfiniteSqnrRoundTripsAsInf) {
   EXPECT_TRUE(std::isinf(back.rows[0].sqnr_db) && back.rows[0].sqnr_db > 0);
 }
 
+// A report written before the config recorded the threads a run without
+// --threads computed with has null there; it reads back with the count its
+// environment recorded, so `compare` matches it with a newer report.
+TEST(JsonReport, AnOlderConfigsUnrecordedThreadsAreTheEnvironments) {
+  RunReport report;
+  report.environment.torch_threads = 2;
+  report.config = {{"threads", nullptr}, {"batch_size", nullptr}};
+  const auto back = report_from_json(report_to_json(report), "old.json");
+  EXPECT_EQ(back.config["threads"], 2);
+  EXPECT_TRUE(back.config["batch_size"].is_null());  // each model's own: nothing to fill in
+  report.config["threads"] = {1, 2};                 // a sweep keeps its list
+  EXPECT_EQ(report_from_json(report_to_json(report), "sweep.json").config["threads"],
+            nlohmann::json({1, 2}));
+}
+
 TEST(JsonReport, AtomicWriteThenRead) {
   const auto path = temp_path("tracebench-json-test.json");
   RunReport report;

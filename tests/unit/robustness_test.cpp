@@ -272,7 +272,7 @@ TEST(BackendPlugins, ExamplePluginRegistersAndRuns) {
   options.repeat = 2;
   options.warmup = 1;
   const auto rows =
-      run_model_in_process(parse_model_spec("small_convnet", "/"), options, RunPoint{});
+      run_model_in_process(parse_model_spec("small_convnet", "/"), first_point_run(options));
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0].status, status::kPass) << rows[0].error;
   // The first call, the warm-up call, the memory probe and the two samples.
@@ -290,7 +290,7 @@ std::vector<ResultRow> run_bad(const std::string& class_name,
       parse_model_spec(
           "path:" + source_path("tests/data/bad_models.cpp").string() + ",class:" + class_name,
           "/"),
-      options, RunPoint{});
+      first_point_run(options));
 }
 
 TEST(BadModels, ThrowingForwardIsAnEagerFailRow) {
@@ -334,7 +334,7 @@ TEST(BadModels, NonTensorOutputsPassWithAWarningOnEveryBackend) {
                        "/");
   for (const bool accuracy : {false, true}) {
     options.accuracy = accuracy;
-    const auto rows = run_model_in_process(spec, options, RunPoint{});
+    const auto rows = run_model_in_process(spec, first_point_run(options));
     ASSERT_EQ(rows.size(), 3u);
     for (const auto& row : rows) {
       EXPECT_EQ(row.status, status::kPass) << row.backend << ": " << row.error;

@@ -13,7 +13,10 @@
 #include <map>
 #include <set>
 
+#include "measure/environment.h"
 #include "report/reporters.h"
+#include "runner/model_run.h"
+#include "runner/sweep.h"
 
 namespace tracebench {
 namespace {
@@ -157,6 +160,55 @@ TEST(SettingFields, ChildReachingFlagsReachTheChildAsGiven) {
               recorded_settings(parent->options)[field->json_key])
         << name;
   }
+}
+
+// A model's child process gets the parent's resolved run (runner/model_run.h)
+// as arguments and, reading them back with the other flags, makes the same
+// run: the same point, backends still owed, auto's skipped candidates and
+// trace folder. Every setting the parent hands each child is among them,
+// but the model and the child's own files, which the isolation adds.
+TEST(SettingFields, TheChildReadsBackTheParentsModelRun) {
+  const auto parent = parse({"--backend", "ofi,ts,auto", "--batch-size", "1,8", "--threads", "1,2",
+                             "--auto-skip", "xnnpack", "--profile", "traces", "-n", "5"});
+  const RunPoint point = sweep_points(parent->options).back();
+  ModelRun run = model_run(parent->options, point);
+  EXPECT_EQ(run.profile_dir, "traces/batch_8__2_threads");
+  run.backends = {"ts", "auto"};        // ofi already has its row
+  run.auto_skip.push_back("openvino");  // it killed an earlier child
+
+  std::vector<std::string> child_args = child_arguments(parent->app);
+  const auto handed = model_run_arguments(run);
+  child_args.insert(child_args.end(), handed.begin(), handed.end());
+  const auto child = parse(child_args);
+  const ModelRun read_back = first_point_run(child->options);
+  EXPECT_EQ(read_back.point.batch_size, point.batch_size);
+  EXPECT_EQ(read_back.point.threads, point.threads);
+  EXPECT_EQ(read_back.backends, run.backends);
+  EXPECT_EQ(read_back.auto_skip, run.auto_skip);
+  EXPECT_EQ(read_back.profile_dir, run.profile_dir);
+  EXPECT_EQ(child->options.repeat, 5);
+
+  const std::set<std::string> added_by_isolation = {"--only", "--rows-to", "--phase-to"};
+  for (const auto& field : setting_fields()) {
+    if (field.reach != SettingReach::kEachChild) continue;
+    for (const auto& flag : field.flags) {
+      const std::string name = flag.long_name();
+      if (added_by_isolation.count(name)) continue;
+      EXPECT_TRUE(std::any_of(handed.begin(), handed.end(),
+                              [&](const auto& arg) { return arg.rfind(name + "=", 0) == 0; }))
+          << name << " is handed to each child, but model_run_arguments leaves it out";
+    }
+  }
+}
+
+// The config records the thread count a run computes with, also when
+// --threads was not given (it once recorded null); the request keeps that it
+// was not given.
+TEST(SettingFields, TheConfigRecordsTheThreadsThatRan) {
+  const auto parsed = parse({});
+  EXPECT_EQ(recorded_settings(parsed->options)["threads"], default_intra_op_threads());
+  EXPECT_FALSE(requested_settings(parsed->app, parsed->options).contains("threads"));
+  EXPECT_EQ(recorded_settings(parse({"--cpus", "0"})->options)["threads"], 1);
 }
 
 // What the user asked for is kept as asked: only the settings whose flags

@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <torch/script.h>
+
+#include "measure/environment.h"
 #include "orchestration/validate_options.h"
 #include "report/console.h"
 #include "report/html.h"
@@ -56,7 +59,9 @@ TEST(Sweep, NoListIsOnePointWithTheDefaults) {
   const auto unset = sweep_points(options);
   ASSERT_EQ(unset.size(), 1u);
   EXPECT_FALSE(unset[0].batch_size.has_value());
-  EXPECT_FALSE(unset[0].threads.has_value());
+  // LibTorch's count as the process found it, not a later point's setting.
+  EXPECT_EQ(unset[0].threads, default_intra_op_threads());
+  EXPECT_EQ(unset[0].threads, torch::get_num_threads());
   EXPECT_EQ(unset[0].allocator, "hugetlb");  // what the process was started with
   EXPECT_EQ(sweep_point_label(unset[0], options), "");
   options.cpus = "0";  // --cpus without --threads: as many threads as CPUs
