@@ -48,7 +48,7 @@ const std::map<std::string, std::vector<std::string>>& sample_arguments() {
       {"--iterations-per-run", {"--iterations-per-run", "2"}},
       {"--flush-denormal", {"--flush-denormal"}},
       {"--randomize-input", {"--randomize-input"}},
-      {"--threads", {"--threads", "2"}},
+      {"--threads", {"--threads", "1,2"}},  // a list: one count may be the default
       {"--streams", {"--streams", "2"}},
       {"--devices", {"--devices", "cuda"}},
       {"--seed", {"--seed", "7"}},
