@@ -7,8 +7,8 @@
 
 #include "report/csv.h"
 #include "report/csv_reader.h"
+#include "report/report_file.h"
 #include "tracebench/error.h"
-#include "util/files.h"
 
 namespace tracebench {
 
@@ -35,17 +35,12 @@ bool retried_on_resume(const std::string& status) {
 namespace {
 
 // Replaces the CSV with its header and the kept records, cells as they were
-// written: a temporary file renamed over it, so a crash here leaves the old
-// file or the new one, never a mix.
+// written, as every report file is written whole (report/report_file.h): a
+// crash here leaves the old file or the new one, never a mix.
 void rewrite_csv(const std::string& csv_path, const std::vector<CsvRow>& kept, bool accuracy) {
-  const std::string temporary = partial_path_beside(csv_path).string();
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out << csv_header(accuracy) << "\n";
-    for (const auto& record : kept) out << csv_record(record.cells) << "\n";
-    if (!out) throw UsageError("cannot rewrite " + csv_path + " for --resume; check the disk");
-  }
-  std::filesystem::rename(temporary, csv_path);
+  std::string text = csv_header(accuracy) + "\n";
+  for (const auto& record : kept) text += csv_record(record.cells) + "\n";
+  write_report_file(csv_path, kCsvReportFlag, text);
 }
 
 }  // namespace

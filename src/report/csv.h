@@ -28,25 +28,4 @@ std::string csv_record(const std::vector<std::string>& cells);
 /// the accuracy layout when the report's config says it measured accuracy.
 std::string render_csv(const RunReport& report);
 
-/// Writes the header (performance or accuracy columns), then appends each row
-/// as it is measured with a single write() (O_APPEND), so a run killed midway
-/// (even by SIGKILL) leaves every finished row and never half a line.
-class CsvWriter {
- public:
-  /// Truncates `path` and writes the header; with `append`, keeps what is
-  /// there and writes the header only into an empty file. Throws UsageError
-  /// if `path` cannot be opened for writing.
-  CsvWriter(const std::string& path, bool accuracy, bool append = false);
-  ~CsvWriter();
-  CsvWriter(const CsvWriter&) = delete;
-  CsvWriter& operator=(const CsvWriter&) = delete;
-  void write(const ResultRow& row);
-
- private:
-  void write_line(const std::string& line);
-  std::string path_;
-  bool accuracy_;
-  int fd_ = -1;
-};
-
 }  // namespace tracebench

@@ -31,8 +31,8 @@ struct CsvRow {
   ResultRow row;
 };
 
-/// The records of a CSV text written by CsvWriter (accuracy mode's columns
-/// when `accuracy`), blank lines skipped. Throws CsvParseError for text that
+/// The records of a CSV text as a run writes it (--output; accuracy mode's
+/// columns when `accuracy`), blank lines skipped. Throws CsvParseError for text that
 /// is not CSV or a record of the wrong width, and UsageError for a header
 /// other than csv_header(accuracy).
 std::vector<CsvRow> read_csv_rows(std::string_view text, bool accuracy = false);

@@ -122,19 +122,26 @@ class StderrReporter : public Reporter {
   bool output_warned_ = false;
 };
 
-class CsvReporter : public Reporter {
+// A format written a line per row (the CSV): each row's line is appended as
+// the row arrives, so that a killed run keeps every finished row.
+class LineReportReporter : public Reporter {
  public:
-  explicit CsvReporter(std::string path) : path_(std::move(path)) {}
+  LineReportReporter(const ReportFileFormat& format, std::string path)
+      : format_(format), path_(std::move(path)) {}
   void begin(const RunContext& context) override {
+    accuracy_ = context.accuracy;
     // --resume appends to the rows kept from the earlier run.
-    writer_ = std::make_unique<CsvWriter>(path_, context.accuracy, context.resume);
+    file_ = std::make_unique<LineReportFile>(path_, format_.flag, format_.header(accuracy_),
+                                             context.resume);
   }
-  void row(const ResultRow& row) override { writer_->write(row); }
+  void row(const ResultRow& row) override { file_->append_line(format_.line(row, accuracy_)); }
   bool writes_file() const override { return true; }
 
  private:
+  const ReportFileFormat& format_;
   std::string path_;
-  std::unique_ptr<CsvWriter> writer_;
+  bool accuracy_ = false;
+  std::unique_ptr<LineReportFile> file_;
 };
 
 // The formats written whole (environment, settings, every row): the reporter
@@ -180,7 +187,7 @@ const std::vector<ReportFileFormat>& report_file_formats() {
   static const std::vector<ReportFileFormat> formats = {
       {kCsvReportFlag, "CSV",
        "Write the rows to this CSV file, one line as each is measured (default: none)", render_csv,
-       ReportFileTiming::kEachRow},
+       ReportFileTiming::kEachRow, csv_header, csv_line},
       {"json", "JSON",
        "Write a JSON report (raw samples, environment, settings) to this file, rewritten "
        "atomically after each model (default: none)",
@@ -199,9 +206,11 @@ const std::vector<ReportFileFormat>& report_file_formats() {
 
 std::unique_ptr<Reporter> make_report_file_reporter(const ReportFileFormat& format,
                                                     const std::string& path) {
-  // The CSV is appended to a line at a time, and --resume appends to the rows
-  // an earlier run left; every other format is written whole.
-  if (format.timing == ReportFileTiming::kEachRow) return std::make_unique<CsvReporter>(path);
+  // A line-per-row format (the CSV) is appended to a line at a time, and
+  // --resume appends to the rows an earlier run left; the others are written whole.
+  if (format.timing == ReportFileTiming::kEachRow) {
+    return std::make_unique<LineReportReporter>(format, path);
+  }
   return std::make_unique<WholeReportReporter>(format, path);
 }
 

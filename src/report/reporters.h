@@ -44,6 +44,10 @@ struct ReportFileFormat {
   /// The whole report as this format's file holds it.
   std::string (*render)(const RunReport& report);
   ReportFileTiming timing;
+  /// A format written a line per row (kEachRow): its first line, and each
+  /// row's, for the run's mode (`accuracy`); null for the others.
+  std::string (*header)(bool accuracy) = nullptr;
+  std::string (*line)(const ResultRow& row, bool accuracy) = nullptr;
 };
 const std::vector<ReportFileFormat>& report_file_formats();
 

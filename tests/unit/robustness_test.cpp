@@ -19,6 +19,7 @@
 #include "orchestration/suite.h"
 #include "report/csv.h"
 #include "report/csv_reader.h"
+#include "report/report_file.h"
 #include "report/row_json.h"
 #include "runner/model_checks.h"
 #include "sample_rows.h"
@@ -110,9 +111,9 @@ TEST(CsvReader, ReadsBackWhatTheWriterWrote) {
   failed.status = status::kFailToRun;  // a result: kept
   failed.error = "boom, \"quoted\"";
   {
-    CsvWriter writer(path, /*accuracy=*/false);
-    writer.write(pass);
-    writer.write(failed);
+    LineReportFile writer(path, kCsvReportFlag, csv_header(), /*append=*/false);
+    writer.append_line(csv_line(pass));
+    writer.append_line(csv_line(failed));
   }
   const auto state = prepare_resume(path, false, quiet);
   ASSERT_EQ(state.rows.size(), 2u);
@@ -135,10 +136,10 @@ TEST(CsvReader, ReadsBackWhatTheWriterWrote) {
 
   // Appending keeps the header single and the old rows.
   {
-    CsvWriter writer(path, /*accuracy=*/false, /*append=*/true);
+    LineReportFile writer(path, kCsvReportFlag, csv_header(), /*append=*/true);
     ResultRow more = pass;
     more.backend = "eager";
-    writer.write(more);
+    writer.append_line(csv_line(more));
   }
   EXPECT_EQ(prepare_resume(path, false, quiet).rows.size(), 3u);
 }
@@ -146,13 +147,13 @@ TEST(CsvReader, ReadsBackWhatTheWriterWrote) {
 TEST(Resume, CrashTimeoutOomAndLoadFailuresRunAgain) {
   const auto path = (fresh_temp_directory("resume-retry") / "run.csv").string();
   {
-    CsvWriter writer(path, /*accuracy=*/false);
+    LineReportFile writer(path, kCsvReportFlag, csv_header(), /*append=*/false);
     for (const char* status : {status::kPass, status::kCrash, status::kTimeout, status::kOom,
                                status::kModelFailToLoad, status::kFailToRun}) {
       ResultRow row = testing::sample_row();  // every column filled
       row.model = std::string("m_") + status;
       row.status = status;
-      writer.write(row);
+      writer.append_line(csv_line(row));
     }
   }
   std::ostringstream said;
