@@ -189,6 +189,28 @@ TEST(Reports, SweepMeasuresEveryCombination) {
   EXPECT_EQ(count_of(page, "<svg class=\"speedup-chart\""), 4u);
 }
 
+// A sweep with --profile, each point in a model's child process as the CLI
+// runs it: each point's traces go to a folder of its own. (Each child once got
+// the user's DIR, and the last point's traces overwrote the others'.)
+TEST(Profile, EachPointOfASweepHasItsOwnFolder) {
+  const auto dir = scratch("sweep-profiles"), json = scratch("sweep-profiled.json");
+  auto result =
+      tracebench({"--performance", "--backend=ofi", "-k", "^Linear", "-n", "3", "--threads", "1,2",
+                  "--profile", dir.string(), "--json", json.string()});
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const auto report = read_json(json);
+  ASSERT_EQ(report["rows"].size(), 2u);
+  std::set<std::string> traces;
+  for (const auto& row : report["rows"]) {
+    const std::string folder = row["threads"] == 1 ? "1_thread" : "2_threads";
+    const auto trace = dir / folder / "LinearModel.ofi.json";
+    EXPECT_EQ(row["profile_trace"], trace.string()) << row;
+    EXPECT_TRUE(std::filesystem::exists(trace)) << trace;
+    traces.insert(row["profile_trace"].get<std::string>());
+  }
+  EXPECT_EQ(traces.size(), 2u);
+}
+
 // The markdown a run writes, and `report` writes from its JSON, is what
 // GitHub's own parser (cmark-gfm) reads as two tables: the grid (2 models, a
 // header and 3 summary rows) and one line per row.
