@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <numeric>
 
@@ -179,16 +180,32 @@ void WorkerModel::wait_for_quiet_threads_elsewhere() {
   worker_.request({{"op", "quiet"}}, {}, none);
 }
 
-std::string python_runtime_version(const std::string& python, const std::string& module,
-                                   const std::string& name, const std::string& fix) {
-  if (access(python.c_str(), X_OK) != 0) return "missing: no " + python + ": " + fix;
+namespace {
+
+// `module`'s version and `python`'s, as that Python imports it; empty when it
+// cannot. Asked once per process for each pair: `tracebench list` names the
+// same runtime for several backends, and static int8 keys its cache by it.
+std::vector<std::string> imported_versions(const std::string& python, const std::string& module) {
+  static std::mutex mutex;
+  static std::map<std::pair<std::string, std::string>, std::vector<std::string>> found;
+  const std::lock_guard<std::mutex> lock(mutex);
+  const auto key = std::make_pair(python, module);
+  if (const auto it = found.find(key); it != found.end()) return it->second;
   const auto result = run_command(
       {python, "-c",
        "import platform, " + module + " as m; print(m.__version__, platform.python_version())"});
-  const auto words = split(trim(last_nonempty_line(result.output)), ' ');
-  if (result.exit_code != 0 || words.size() != 2) {
-    return "missing: " + python + " cannot import " + module + ": " + fix;
-  }
+  auto words = split(trim(last_nonempty_line(result.output)), ' ');
+  if (result.exit_code != 0 || words.size() != 2) words.clear();
+  return found[key] = words;
+}
+
+}  // namespace
+
+std::string python_runtime_version(const std::string& python, const std::string& module,
+                                   const std::string& name, const std::string& fix) {
+  if (access(python.c_str(), X_OK) != 0) return "missing: no " + python + ": " + fix;
+  const auto words = imported_versions(python, module);
+  if (words.empty()) return "missing: " + python + " cannot import " + module + ": " + fix;
   return name + " " + words[0] + " (Python " + words[1] + ")";
 }
 

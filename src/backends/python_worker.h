@@ -100,7 +100,8 @@ class WorkerModel final : public CompiledModel {
 };
 
 /// The runtime `module` of the worker's Python has, as "NAME VERSION (Python X.Y.Z)",
-/// or "missing: " and why; for `tracebench list` (starts that Python once).
+/// or "missing: " and why; for `tracebench list` and static int8's cache key
+/// (starts that Python once per process for each module).
 std::string python_runtime_version(const std::string& python, const std::string& module,
                                    const std::string& name, const std::string& fix);
 

@@ -13,21 +13,14 @@ namespace tracebench {
 
 namespace {
 
-// The ONNX Runtime whose quantizer writes the file, as its Python reports it
-// (one interpreter start per process): a new pin in scripts/setup-peers.sh
-// must not reuse files an older quantizer wrote.
-const std::string& quantizer_version() {
-  static const std::string version =
-      python_runtime_version(runtime_python(), "onnxruntime", "ONNX Runtime", "make build");
-  return version;
-}
-
 // What changes the quantized file besides the export (whose file name is
 // its own content key) and the calibration data: the quantizer's settings
-// (python/runtime_worker.py's quantize) and version.
+// (python/runtime_worker.py's quantize) and the ONNX Runtime whose quantizer
+// writes it, as its Python reports it, so that a new pin in
+// scripts/setup-peers.sh does not reuse files an older quantizer wrote.
 std::string quantizer_settings(bool reduced_range) {
-  return quantizer_version() + " qdq u8s8 per-tensor minmax" +
-         (reduced_range ? " reduce_range" : "");
+  return python_runtime_version(runtime_python(), "onnxruntime", "ONNX Runtime", "make build") +
+         " qdq u8s8 per-tensor minmax" + (reduced_range ? " reduce_range" : "");
 }
 
 }  // namespace

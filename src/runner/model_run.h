@@ -44,8 +44,9 @@ ModelRun first_point_run(const RunOptions& request);
 ModelRun first_point_run(const RunOptions&& request) = delete;
 
 /// The arguments that hand `run`'s resolved values to a model's child process:
-/// --backend, --batch-size, --threads, --auto-skip (the child reads them with
-/// the other flags, and its model_run gives back the same values).
+/// --backend, --batch-size, --threads, --auto-skip, --profile (the child reads
+/// them with the other flags, and its first_point_run gives back the same
+/// values).
 std::vector<std::string> model_run_arguments(const ModelRun& run);
 
 }  // namespace tracebench
