@@ -14,8 +14,8 @@
 #include <string>
 
 #include "measure/statistics.h"
+#include "performance/performance.h"
 #include "planted_backends.h"
-#include "runner/performance.h"
 #include "zoo/zoo.h"
 
 namespace tracebench {

@@ -105,7 +105,7 @@ def python_samples(args):
     torch.set_num_threads(args.threads)
     model, x = (loaded_model_and_inputs(args) if args.saved_module
                 else torchvision_model_and_inputs(args))
-    # Mirrors src/runner/performance.cpp: NoGradGuard (not InferenceMode) and
+    # Mirrors src/performance/performance.cpp: NoGradGuard (not InferenceMode) and
     # parameters that do not require grad.
     for tensor in model.parameters():
         tensor.requires_grad_(False)

@@ -18,7 +18,7 @@ packages=(
   libclang-rt-14-dev       # clang's libFuzzer and sanitizer runtimes: a Recommends of clang,
                            # which --no-install-recommends leaves out
   clang-format             # the format check of .ci/run (scripts/format.sh)
-  libjemalloc2 libtcmalloc-minimal4  # --malloc jemalloc / tcmalloc (runner/launcher.h)
+  libjemalloc2 libtcmalloc-minimal4  # --malloc jemalloc / tcmalloc (orchestration/launcher.h)
 )
 
 missing=()

@@ -57,7 +57,7 @@ struct AccuracyBudget {
 
 /// Input sets apart from the timed ones and the calibration set, and float32
 /// eager's outputs on each: what a row below float32 is scored on, and what
-/// `auto` checks a budget by measure on (runner/evaluation_set.h makes it).
+/// `auto` checks a budget by measure on (accuracy_check/evaluation_set.h makes it).
 struct EvaluationSet {
   std::vector<std::vector<c10::IValue>> inputs;  // float32
   std::vector<c10::IValue> fp32_outputs;         // one per input set
@@ -125,7 +125,7 @@ struct CompileOptions {
   /// Input sets (float32) a backend that quantizes statically calibrates on:
   /// seeded draws apart from the timed samples' and the evaluation set's, or
   /// the --inputs sets after the evaluation set's; empty where no backend of
-  /// the run may lower precision (runner/evaluation_set.h).
+  /// the run may lower precision (accuracy_check/evaluation_set.h).
   std::vector<std::vector<c10::IValue>> calibration_inputs;
   /// The evaluation set where some row may run below float32; null otherwise
   /// (training, or every backend float32). `auto` checks a budget by measure
@@ -163,7 +163,7 @@ class CompiledModel {
   }
   /// Untimed calls before a timed sample that follows another contender's
   /// (with --sample-order blocked, before a block: --warmup calls if more;
-  /// runner/performance.cpp's sample_lead); not zero for a model that
+  /// performance/performance.cpp's sample_lead); not zero for a model that
   /// computes on a thread pool other than LibTorch's OpenMP (OpenVINO's TBB,
   /// XNNPACK's pthreadpool, a worker process's). Pools' threads spin after a
   /// call, and a contender timed while another's spin ran up to 2x slower

@@ -10,7 +10,7 @@
 #include "orchestration/isolation.h"
 #include "orchestration/launcher.h"
 #include "orchestration/suite.h"
-#include "runner/setting_fields.h"
+#include "settings/setting_fields.h"
 #include "tracebench/error.h"
 
 namespace tracebench {

@@ -7,7 +7,7 @@
 #include "report/merge.h"
 #include "report/report_file.h"
 #include "report/reporters.h"
-#include "runner/setting_fields.h"
+#include "settings/setting_fields.h"
 #include "tracebench/error.h"
 #include "util/text.h"
 

@@ -4,7 +4,7 @@
 
 #include "orchestration/launcher.h"
 #include "orchestration/partition_source.h"
-#include "runner/setting_fields.h"
+#include "settings/setting_fields.h"
 
 namespace tracebench {
 

@@ -1,12 +1,12 @@
 #pragma once
 // The request: what the flags asked for, completed once with what only the
 // command line and the environment can say, and never edited afterwards. Each
-// model's run is resolved from it (runner/model_run.h), not by editing it.
+// model's run is resolved from it (settings/model_run.h), not by editing it.
 
 #include <CLI/CLI.hpp>
 #include <ostream>
 
-#include "runner/run_options.h"
+#include "settings/run_options.h"
 
 namespace tracebench {
 

@@ -47,7 +47,7 @@ Environment collect_environment();
 /// LibTorch's intra-op thread count as this process found it: what a run
 /// computes with when neither --threads nor --cpus names a count. Read at the
 /// first call and kept, since the run then sets the count itself
-/// (runner/execution_settings.h) and LibTorch's global would only echo it.
+/// (execution/execution_settings.h) and LibTorch's global would only echo it.
 int64_t default_intra_op_threads();
 
 /// The flags of kernel-relevant CPU features on the first "flags" line of

@@ -17,16 +17,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include "accuracy_check/accuracy.h"
+#include "execution/child_phase.h"
+#include "execution/execution_settings.h"
+#include "execution/status_rows.h"
 #include "orchestration/child_process.h"
 #include "orchestration/launcher.h"
 #include "orchestration/validate_options.h"
+#include "performance/performance.h"
 #include "report/row_json.h"
-#include "runner/accuracy.h"
-#include "runner/child_phase.h"
-#include "runner/execution_settings.h"
-#include "runner/model_selection.h"
-#include "runner/performance.h"
-#include "runner/status_rows.h"
+#include "screening/model_selection.h"
 #include "sources/load_model.h"
 #include "tracebench/error.h"
 #include "util/error_text.h"
@@ -321,7 +321,7 @@ std::vector<ResultRow> run_model(const ModelSpec& spec, const ModelRun& run, std
 int run_isolated_child(const RunOptions& options) {
   validate(options);
   // The parent hands a child one point of its sweep, and its model's run
-  // (runner/model_run.h's model_run_arguments): read back, it is the parent's.
+  // (settings/model_run.h's model_run_arguments): read back, it is the parent's.
   const ModelRun run = first_point_run(options);
   const auto specs = select_models(options);
   apply_process_settings(options, run.point);

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "report/result_row.h"
-#include "runner/model_run.h"
-#include "runner/run_options.h"
+#include "settings/model_run.h"
+#include "settings/run_options.h"
 #include "sources/model_spec.h"
 
 namespace tracebench {

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "runner/run_options.h"
-#include "runner/run_point.h"
+#include "settings/run_options.h"
+#include "settings/run_point.h"
 
 namespace tracebench {
 
@@ -19,7 +19,7 @@ namespace tracebench {
 std::vector<int> parse_cpu_list(const std::string& text);
 
 /// Binds this process to --cpus, so that what it measures and every child it
-/// starts run there (the points' thread count follows: runner/sweep.h).
+/// starts run there (the points' thread count follows: settings/sweep.h).
 /// Does nothing without --cpus.
 void bind_to_cpus(const RunOptions& options);
 

@@ -7,20 +7,20 @@
 #include <optional>
 #include <thread>
 
+#include "artefacts/save_optimized.h"
+#include "execution/execution_settings.h"
+#include "execution/run_context.h"
+#include "execution/status_rows.h"
 #include "measure/system_checks.h"
 #include "orchestration/isolation.h"
 #include "orchestration/partition.h"
 #include "orchestration/resume.h"
 #include "orchestration/validate_options.h"
+#include "performance/compute_limit.h"
 #include "report/reporters.h"
-#include "runner/compute_limit.h"
-#include "runner/execution_settings.h"
-#include "runner/model_run.h"
-#include "runner/model_selection.h"
-#include "runner/run_context.h"
-#include "runner/save_optimized.h"
-#include "runner/status_rows.h"
-#include "runner/sweep.h"
+#include "screening/model_selection.h"
+#include "settings/model_run.h"
+#include "settings/sweep.h"
 #include "tracebench/error.h"
 #include "util/text.h"
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "report/reporter.h"
-#include "runner/run_options.h"
+#include "settings/run_options.h"
 
 namespace tracebench {
 

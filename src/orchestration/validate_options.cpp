@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "accuracy_check/training.h"
+#include "artefacts/save_optimized.h"
 #include "backends/registry.h"
+#include "execution/shape_set.h"
 #include "orchestration/launcher.h"
-#include "runner/save_optimized.h"
-#include "runner/shape_set.h"
-#include "runner/sweep.h"
-#include "runner/training.h"
+#include "settings/sweep.h"
 #include "tracebench/error.h"
 #include "util/text.h"
 

@@ -2,7 +2,7 @@
 // The checks a run's options pass before any work: each value in range, and
 // the flags that do not go together, each refused with the fix.
 
-#include "runner/run_options.h"
+#include "settings/run_options.h"
 
 namespace tracebench {
 

@@ -44,7 +44,7 @@ struct RunComparison {
 };
 
 /// The `settings` (config keys: those that change the numbers,
-/// runner/setting_fields.h) that differ between the two reports' configs, each
+/// settings/setting_fields.h) that differ between the two reports' configs, each
 /// as "name: base -> new" (e.g. "precision: fp32 -> bf16").
 std::vector<std::string> differing_settings(const RunReport& base, const RunReport& next,
                                             const std::vector<std::string>& settings);

@@ -35,7 +35,7 @@ enum class ReportFileTiming {
 
 /// A report written to the file a flag names: by a run (--json FILE) and by
 /// `tracebench report results.json --json FILE`. The flag is registered with
-/// the CLI from this table (runner/setting_fields.h) and never passed to a
+/// the CLI from this table (settings/setting_fields.h) and never passed to a
 /// model's child process.
 struct ReportFileFormat {
   const char* flag;  // "json" for --json FILE

@@ -90,7 +90,7 @@ struct ResultRow {
   double first_call_latency_s = std::numeric_limits<double>::quiet_NaN();
 
   // What a row that ran below float32 costs in accuracy, against float32
-  // eager over the evaluation set (runner/evaluation_set.h): the outputs'
+  // eager over the evaluation set (accuracy_check/evaluation_set.h): the outputs'
   // SQNR in dB and the share of top-1 predictions kept, in percent. NaN on
   // float32 rows and where not measurable (the row's warnings say why).
   double sqnr_db = std::numeric_limits<double>::quiet_NaN();

@@ -320,19 +320,19 @@ std::vector<RowField> make_row_fields() {
     return field.json_key == std::string("chosen");
   });
   auto added = latency_fields();
-  // A sweep's other axes beside batch_size (runner/sweep.h): threads, malloc.
+  // A sweep's other axes beside batch_size (settings/sweep.h): threads, malloc.
   added.push_back(integer("threads", "threads", &R::threads, "threads"));
   added.push_back(integer("streams", "streams", &R::streams, "streams"));
   added.push_back(text("malloc", "malloc", &R::allocator, "malloc"));
   added.push_back(text("runtime", "runtime", &R::runtime));
   added.push_back(text("runtime_settings", "runtime_settings", &R::runtime_settings));
-  // --shape-set (runner/shape_set.h): each shape's median, and the graphs a
+  // --shape-set (execution/shape_set.h): each shape's median, and the graphs a
   // backend that specializes on shapes compiled or traced for them.
   added.push_back(shape_latencies());
   added.push_back(counted("graphs", "", "graphs", "%.0f", kGraphsCounter));
   added.push_back(
       counted("graph_compile_s", "s", "graphs' compile s", "%.3f", kGraphCompileSecondsCounter));
-  // What a lower precision cost (runner/evaluation_set.h).
+  // What a lower precision cost (accuracy_check/evaluation_set.h).
   added.push_back(text("ran_precision", "ran_precision", &R::ran_precision, "ran at"));
   added.push_back(number("sqnr_db", "sqnr_db", "dB", &R::sqnr_db, "SQNR dB", "%.1f"));
   added.push_back(

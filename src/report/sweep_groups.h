@@ -1,5 +1,5 @@
 #pragma once
-// A sweep's rows split by point (runner/sweep.h), for the writers that show
+// A sweep's rows split by point (settings/sweep.h), for the writers that show
 // one grid or chart per point. Found from the rows alone, so that a report
 // read back from JSON splits as the run did.
 
@@ -20,7 +20,7 @@ std::string sweep_label(std::optional<int64_t> batch_size, std::optional<int64_t
                         const std::string& allocator = "");
 
 /// The sweep point `row` was measured at, naming the axes that `settings` (a
-/// report's "config", runner/run_context.h) sweeps; "" when it sweeps none.
+/// report's "config", execution/run_context.h) sweeps; "" when it sweeps none.
 std::string row_sweep_label(const ResultRow& row, const nlohmann::json& settings);
 
 struct SweepGroup {

@@ -1,5 +1,5 @@
 // End-to-end: a row that ran below float32 says at which precision and what it
-// cost against float32 eager (runner/evaluation_set.h), in every report; a
+// cost against float32 eager (accuracy_check/evaluation_set.h), in every report; a
 // float32 row says fp32 and leaves the cost empty.
 
 #include <gtest/gtest.h>

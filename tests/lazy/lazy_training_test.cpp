@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "accuracy_check/training.h"
 #include "backends/lazy/lazy_common.h"
 #include "backends/registry.h"
-#include "runner/training.h"
 #include "tracebench/error.h"
 #include "zoo/zoo.h"
 

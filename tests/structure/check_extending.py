@@ -18,14 +18,14 @@ import sys
 # the files that use this one's value.
 CASES = [
     ("a flag that reaches the model's process (--flush-denormal)", "flush_denormal",
-     {"runner/setting_fields_sampling.cpp", "runner/run_options.h"},
-     {"runner/execution_settings.cpp", "runner/performance.cpp"}),
+     {"settings/setting_fields_sampling.cpp", "settings/run_options.h"},
+     {"execution/execution_settings.cpp", "performance/performance.cpp"}),
     ("a flag the parent keeps (--omp-wait)", "omp_wait",
-     {"runner/setting_fields_processes.cpp", "runner/run_options.h"},
+     {"settings/setting_fields_processes.cpp", "settings/run_options.h"},
      {"orchestration/launcher.cpp"}),
     ("a result column (first_call_latency)", "first_call_latency_s",
      {"report/row_schema.cpp", "report/result_row.h"},
-     {"runner/performance.cpp"}),
+     {"performance/performance.cpp"}),
 ]
 
 

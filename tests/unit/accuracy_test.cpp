@@ -7,10 +7,10 @@
 
 #include "accuracy/output_comparison.h"
 #include "accuracy/tolerance.h"
+#include "accuracy_check/accuracy.h"
+#include "accuracy_check/training.h"
 #include "backends/registry.h"
-#include "runner/accuracy.h"
-#include "runner/performance.h"
-#include "runner/training.h"
+#include "performance/performance.h"
 #include "zoo/zoo.h"
 
 namespace tracebench {

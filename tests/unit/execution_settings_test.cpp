@@ -1,4 +1,4 @@
-#include "runner/execution_settings.h"
+#include "execution/execution_settings.h"
 
 #include <gtest/gtest.h>
 #include <torch/script.h>

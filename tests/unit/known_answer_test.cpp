@@ -23,11 +23,11 @@
 
 #include "backends/registry.h"
 #include "measure/statistics.h"
+#include "performance/performance.h"
 #include "planted_backends.h"
 #include "report/compare.h"
 #include "report/json.h"
 #include "report/row_figures.h"
-#include "runner/performance.h"
 
 namespace tracebench {
 namespace {

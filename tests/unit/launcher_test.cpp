@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "orchestration/launcher.h"
-#include "runner/sweep.h"
+#include "settings/sweep.h"
 #include "usage_error_helpers.h"
 #include "util/cpu_set.h"
 #include "util/spawn.h"

@@ -1,4 +1,4 @@
-#include "runner/model_checks.h"
+#include "screening/model_checks.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
 // Performance mode on real models, with a test-only backend that fails on
 // purpose to show that one failure costs one row.
 
-#include "runner/performance.h"
-#include "runner/input_pool.h"
+#include "performance/performance.h"
+#include "execution/input_pool.h"
 
 #include <gtest/gtest.h>
 

@@ -12,7 +12,7 @@
 #include <sstream>
 
 #include "orchestration/suite.h"
-#include "runner/setting_fields.h"
+#include "settings/setting_fields.h"
 #include "test_paths.h"
 
 namespace tracebench {

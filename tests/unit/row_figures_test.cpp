@@ -6,7 +6,7 @@
 
 #include "measure/compute_peak.h"
 #include "measure/statistics.h"
-#include "runner/compute_limit.h"
+#include "performance/compute_limit.h"
 
 namespace tracebench {
 namespace {

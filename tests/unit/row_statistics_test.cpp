@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "runner/row_statistics.h"
+#include "performance/row_statistics.h"
 
 namespace tracebench {
 namespace {

@@ -1,4 +1,4 @@
-#include "runner/sample_budget.h"
+#include "performance/sample_budget.h"
 
 #include <gtest/gtest.h>
 

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <iterator>
 
-#include "runner/save_outputs.h"
+#include "artefacts/save_outputs.h"
 #include "test_paths.h"
 
 namespace tracebench {

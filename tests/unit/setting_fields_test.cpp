@@ -1,10 +1,10 @@
-// The settings table (runner/setting_fields.h) drives the CLI, the child's
+// The settings table (settings/setting_fields.h) drives the CLI, the child's
 // argv, the recorded config and `compare`. Each test gives every flag a value
 // other than its default, so a flag bound to one member and recorded from
 // another, a child-reaching flag that does not reach the child, or a setting
 // left out of the config fails here.
 
-#include "runner/setting_fields.h"
+#include "settings/setting_fields.h"
 
 #include <gtest/gtest.h>
 
@@ -15,8 +15,8 @@
 
 #include "measure/environment.h"
 #include "report/reporters.h"
-#include "runner/model_run.h"
-#include "runner/sweep.h"
+#include "settings/model_run.h"
+#include "settings/sweep.h"
 
 namespace tracebench {
 namespace {
@@ -162,7 +162,7 @@ TEST(SettingFields, ChildReachingFlagsReachTheChildAsGiven) {
   }
 }
 
-// A model's child process gets the parent's resolved run (runner/model_run.h)
+// A model's child process gets the parent's resolved run (settings/model_run.h)
 // as arguments and, reading them back with the other flags, makes the same
 // run: the same point, backends still owed, auto's skipped candidates and
 // trace folder. Every setting the parent hands each child is among them,

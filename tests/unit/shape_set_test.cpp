@@ -1,7 +1,7 @@
 // --shape-set: what it parses to, how the inputs are resized, and the seeded
-// draws every backend shares (runner/shape_set.h).
+// draws every backend shares (execution/shape_set.h).
 
-#include "runner/shape_set.h"
+#include "execution/shape_set.h"
 
 #include <gtest/gtest.h>
 #include <torch/script.h>

@@ -12,9 +12,9 @@
 #include "report/html.h"
 #include "report/markdown.h"
 #include "report/sweep_groups.h"
-#include "runner/run_options.h"
-#include "runner/sweep.h"
 #include "sample_rows.h"
+#include "settings/run_options.h"
+#include "settings/sweep.h"
 #include "usage_error_helpers.h"
 
 namespace tracebench {

@@ -9,8 +9,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "artefacts/save_optimized.h"
 #include "backends/registry.h"
-#include "runner/save_optimized.h"
 #include "test_paths.h"
 #include "util/python_interpreter.h"
 #include "util/subprocess.h"
