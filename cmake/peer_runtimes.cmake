@@ -32,12 +32,17 @@ else()
 endif()
 
 # Links OpenVINO's runtime into TARGET where it was found; only
-# backends/openvino.cpp includes its headers. The wheel's libraries have no
-# search path of their own: CMake's build rpath names their folder.
+# backends/openvino.cpp includes its headers, and it learns whether it may from
+# the generated openvino_config.h: a definition on the file itself would be
+# lost in the unity build, which compiles it inside its folder's chunk
+# (unity_build.cmake). The wheel's libraries have no search path of their
+# own: CMake's build rpath names their folder.
 function(tracebench_link_openvino target)
+  set(TRACEBENCH_HAS_OPENVINO ${OpenVINO_FOUND})
+  configure_file(${PROJECT_SOURCE_DIR}/cmake/openvino_config.h.in
+                 ${PROJECT_BINARY_DIR}/generated/openvino_config.h @ONLY)
+  target_include_directories(${target} PRIVATE ${PROJECT_BINARY_DIR}/generated)
   if(OpenVINO_FOUND)
     target_link_libraries(${target} PUBLIC openvino::runtime)
-    set_property(SOURCE ${PROJECT_SOURCE_DIR}/src/backends/openvino.cpp TARGET_DIRECTORY ${target}
-                 APPEND PROPERTY COMPILE_DEFINITIONS TRACEBENCH_HAS_OPENVINO=1)
   endif()
 endfunction()

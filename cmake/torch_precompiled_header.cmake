@@ -55,7 +55,7 @@ function(_tracebench_skip_header_where_torch_free target)
   get_target_property(sources ${target} SOURCES)
   get_target_property(source_dir ${target} SOURCE_DIR)
   set(roots ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/include
-            ${PROJECT_SOURCE_DIR}/tests/support)
+            ${PROJECT_SOURCE_DIR}/tests/support ${PROJECT_SOURCE_DIR}/tests)
   foreach(source IN LISTS sources)
     get_filename_component(path "${source}" ABSOLUTE BASE_DIR "${source_dir}")
     if(NOT EXISTS "${path}")

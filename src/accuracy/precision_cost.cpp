@@ -6,13 +6,12 @@
 #include <limits>
 #include <set>
 
+#include "util/not_a_number.h"
 #include "util/tensor_tree.h"
 
 namespace tracebench {
 
 namespace {
-
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 std::vector<at::Tensor> floating_leaves(const c10::IValue& outputs) {
   std::vector<at::Tensor> leaves;

@@ -38,7 +38,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* kWhat = "the AOTInductor package";
+constexpr const char* kAotInductorPackage = "the AOTInductor package";
 
 // The package takes and returns flat tensor lists (torch.export's pytree
 // flattening); run() gives back the model's own structure (dicts, tuples).
@@ -53,7 +53,9 @@ class AotInductorModel final : public CompiledModel {
   void add_warning(BackendWarning warning) { warnings_.push_back(std::move(warning)); }
 
   c10::IValue run(const std::vector<c10::IValue>& inputs) override {
-    return refill_outputs(output_structure_, loader_.run(tensor_inputs(inputs, kWhat)), kWhat);
+    return refill_outputs(output_structure_,
+                          loader_.run(tensor_inputs(inputs, kAotInductorPackage)),
+                          kAotInductorPackage);
   }
 
  private:
@@ -68,7 +70,7 @@ class AotInductorModel final : public CompiledModel {
 // with -march=native, so this CPU's features are part of the key.
 std::unique_ptr<CompiledModel> compile_package(Model& model, const CompileOptions& options,
                                                Numerics numerics) {
-  tensor_inputs(options.example_inputs, kWhat);  // unsupported before any work
+  tensor_inputs(options.example_inputs, kAotInductorPackage);  // unsupported before any work
   Exporter exporter;
   exporter.tool = "aot_inductor";
   exporter.script = build_config::kAotInductorExporter;

@@ -18,6 +18,7 @@
 #include "backends/int8_cpu.h"
 #include "backends/registry.h"
 #include "backends/runtime_refusal.h"
+#include "openvino_config.h"
 #include "util/text.h"
 
 #ifdef TRACEBENCH_HAS_OPENVINO
@@ -41,7 +42,7 @@ namespace {
 
 #ifdef TRACEBENCH_HAS_OPENVINO
 
-constexpr const char* kWhat = "OpenVINO";
+constexpr const char* kOpenVino = "OpenVINO";
 
 std::string openvino_version() {
   const std::string build = ov::get_openvino_version().buildNumber;  // "2026.4.1-22982-..."
@@ -240,7 +241,7 @@ class OpenVinoModel final : public CompiledModel {
                                       at::TensorOptions(scalar_type(result.get_element_type()))));
       std::memcpy(copy.data_ptr(), result.data(), result.get_byte_size());
     }
-    return refill_outputs(output_structure_, flat, kWhat);
+    return refill_outputs(output_structure_, flat, kOpenVino);
   }
 
   std::string runtime() const override { return openvino_runtime(); }

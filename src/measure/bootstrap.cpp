@@ -5,12 +5,11 @@
 #include <random>  // std::mt19937_64
 
 #include "measure/statistics.h"
+#include "util/not_a_number.h"
 
 namespace tracebench {
 
 namespace {
-
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // Fills `buffer` with values.size() draws from `values` with replacement.
 // Modulo on the raw engine output, as in schedule.cpp: the standard

@@ -4,14 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <numeric>
 
-namespace tracebench {
+#include "util/not_a_number.h"
 
-namespace {
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-}
+namespace tracebench {
 
 double median_in_place(std::vector<double>& values) {
   if (values.empty()) return kNaN;

@@ -2,6 +2,17 @@
 
 namespace tracebench {
 
+torch::nn::ReLU inplace_relu() { return torch::nn::ReLU(torch::nn::ReLUOptions(/*inplace=*/true)); }
+
+torch::nn::Conv2d conv_before_batch_norm(int64_t in, int64_t out, int64_t kernel, int64_t stride,
+                                         int64_t groups) {
+  return torch::nn::Conv2d(torch::nn::Conv2dOptions(in, out, kernel)
+                               .stride(stride)
+                               .padding(kernel / 2)
+                               .groups(groups)
+                               .bias(false));
+}
+
 void init_like_torchvision(torch::nn::Module& root, LinearInit linear_init) {
   namespace nn = torch::nn;
   torch::NoGradGuard no_grad;

@@ -14,6 +14,14 @@ struct TensorSequentialImpl : torch::nn::SequentialImpl {
 };
 TORCH_MODULE(TensorSequential);
 
+/// ReLU in place, as torchvision's families build it.
+torch::nn::ReLU inplace_relu();
+
+/// A convolution without bias that keeps the spatial size at stride 1
+/// (padding kernel / 2), as torchvision puts one before each batch norm.
+torch::nn::Conv2d conv_before_batch_norm(int64_t in, int64_t out, int64_t kernel,
+                                         int64_t stride = 1, int64_t groups = 1);
+
 /// How torchvision initialises a family's Linear layers.
 enum class LinearInit {
   kDefault,                // left as constructed (ResNet)

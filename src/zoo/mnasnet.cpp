@@ -13,19 +13,9 @@ namespace {
 // The TensorFlow reference's batch-norm decay of 0.9997, in PyTorch's convention.
 constexpr double kBnMomentum = 1 - 0.9997;
 
-nn::Conv2d conv(int64_t in, int64_t out, int64_t kernel, int64_t stride = 1, int64_t groups = 1) {
-  return nn::Conv2d(nn::Conv2dOptions(in, out, kernel)
-                        .stride(stride)
-                        .padding(kernel / 2)
-                        .groups(groups)
-                        .bias(false));
-}
-
 nn::BatchNorm2d bn(int64_t channels, double momentum) {
   return nn::BatchNorm2d(nn::BatchNorm2dOptions(channels).momentum(momentum));
 }
-
-nn::ReLU relu() { return nn::ReLU(nn::ReLUOptions(true)); }
 
 // torchvision's _stack: the first block changes shape (no skip), the rest keep it.
 TensorSequential stack(int64_t in, int64_t out, int64_t kernel, int64_t stride, int64_t expansion,
@@ -63,9 +53,11 @@ MnasInvertedResidualImpl::MnasInvertedResidualImpl(int64_t in_ch, int64_t out_ch
   const int64_t mid = in_ch * expansion_factor;
   apply_residual = in_ch == out_ch && stride == 1;
   layers = register_module(
-      "layers", nn::Sequential(conv(in_ch, mid, 1), bn(mid, bn_momentum), relu(),
-                               conv(mid, mid, kernel_size, stride, mid), bn(mid, bn_momentum),
-                               relu(), conv(mid, out_ch, 1), bn(out_ch, bn_momentum)));
+      "layers",
+      nn::Sequential(conv_before_batch_norm(in_ch, mid, 1), bn(mid, bn_momentum), inplace_relu(),
+                     conv_before_batch_norm(mid, mid, kernel_size, stride, mid),
+                     bn(mid, bn_momentum), inplace_relu(), conv_before_batch_norm(mid, out_ch, 1),
+                     bn(out_ch, bn_momentum)));
 }
 
 torch::Tensor MnasInvertedResidualImpl::forward(torch::Tensor x) {
@@ -77,13 +69,14 @@ MnasNetImpl::MnasNetImpl(const MnasNetOptions& options) {
   TORCH_CHECK(options.num_classes() > 0, "MNASNet needs num_classes > 0");
   const auto d = mnasnet_depths(options.alpha());
   layers = register_module(
-      "layers", nn::Sequential(conv(3, d[0], 3, 2), bn(d[0], kBnMomentum), relu(),
-                               conv(d[0], d[0], 3, 1, d[0]), bn(d[0], kBnMomentum), relu(),
-                               conv(d[0], d[1], 1), bn(d[1], kBnMomentum),
-                               stack(d[1], d[2], 3, 2, 3, 3), stack(d[2], d[3], 5, 2, 3, 3),
-                               stack(d[3], d[4], 5, 2, 6, 3), stack(d[4], d[5], 3, 1, 6, 2),
-                               stack(d[5], d[6], 5, 2, 6, 4), stack(d[6], d[7], 3, 1, 6, 1),
-                               conv(d[7], 1280, 1), bn(1280, kBnMomentum), relu()));
+      "layers",
+      nn::Sequential(conv_before_batch_norm(3, d[0], 3, 2), bn(d[0], kBnMomentum), inplace_relu(),
+                     conv_before_batch_norm(d[0], d[0], 3, 1, d[0]), bn(d[0], kBnMomentum),
+                     inplace_relu(), conv_before_batch_norm(d[0], d[1], 1), bn(d[1], kBnMomentum),
+                     stack(d[1], d[2], 3, 2, 3, 3), stack(d[2], d[3], 5, 2, 3, 3),
+                     stack(d[3], d[4], 5, 2, 6, 3), stack(d[4], d[5], 3, 1, 6, 2),
+                     stack(d[5], d[6], 5, 2, 6, 4), stack(d[6], d[7], 3, 1, 6, 1),
+                     conv_before_batch_norm(d[7], 1280, 1), bn(1280, kBnMomentum), inplace_relu()));
   classifier = register_module(
       "classifier", nn::Sequential(nn::Dropout(nn::DropoutOptions(options.dropout()).inplace(true)),
                                    nn::Linear(1280, options.num_classes())));

@@ -8,17 +8,9 @@ namespace tracebench {
 
 namespace {
 
-torch::nn::Conv2d conv(int64_t in, int64_t out, int64_t kernel, int64_t stride,
-                       int64_t groups = 1) {
-  return torch::nn::Conv2d(torch::nn::Conv2dOptions(in, out, kernel)
-                               .stride(stride)
-                               .padding(kernel / 2)
-                               .groups(groups)
-                               .bias(false));
-}
-
 torch::nn::Sequential projection(int64_t in, int64_t out, int64_t stride) {
-  return torch::nn::Sequential(conv(in, out, 1, stride), torch::nn::BatchNorm2d(out));
+  return torch::nn::Sequential(conv_before_batch_norm(in, out, 1, stride),
+                               torch::nn::BatchNorm2d(out));
 }
 
 }  // namespace
@@ -26,9 +18,9 @@ torch::nn::Sequential projection(int64_t in, int64_t out, int64_t stride) {
 BasicBlockImpl::BasicBlockImpl(int64_t inplanes, int64_t planes, int64_t stride, bool downsample,
                                int64_t groups, int64_t base_width) {
   TORCH_CHECK(groups == 1 && base_width == 64, "BasicBlock only supports groups=1, base_width=64");
-  conv1 = register_module("conv1", conv(inplanes, planes, 3, stride));
+  conv1 = register_module("conv1", conv_before_batch_norm(inplanes, planes, 3, stride));
   bn1 = register_module("bn1", torch::nn::BatchNorm2d(planes));
-  conv2 = register_module("conv2", conv(planes, planes, 3, 1));
+  conv2 = register_module("conv2", conv_before_batch_norm(planes, planes, 3, 1));
   bn2 = register_module("bn2", torch::nn::BatchNorm2d(planes));
   if (downsample) {
     this->downsample = register_module("downsample", projection(inplanes, planes, stride));
@@ -47,11 +39,11 @@ torch::Tensor BasicBlockImpl::forward(torch::Tensor x) {
 BottleneckImpl::BottleneckImpl(int64_t inplanes, int64_t planes, int64_t stride, bool downsample,
                                int64_t groups, int64_t base_width) {
   const int64_t width = planes * base_width / 64 * groups;
-  conv1 = register_module("conv1", conv(inplanes, width, 1, 1));
+  conv1 = register_module("conv1", conv_before_batch_norm(inplanes, width, 1, 1));
   bn1 = register_module("bn1", torch::nn::BatchNorm2d(width));
-  conv2 = register_module("conv2", conv(width, width, 3, stride, groups));
+  conv2 = register_module("conv2", conv_before_batch_norm(width, width, 3, stride, groups));
   bn2 = register_module("bn2", torch::nn::BatchNorm2d(width));
-  conv3 = register_module("conv3", conv(width, planes * kExpansion, 1, 1));
+  conv3 = register_module("conv3", conv_before_batch_norm(width, planes * kExpansion, 1, 1));
   bn3 = register_module("bn3", torch::nn::BatchNorm2d(planes * kExpansion));
   if (downsample) {
     this->downsample =

@@ -41,16 +41,16 @@ VggImpl::VggImpl(const VggOptions& options) {
     TORCH_CHECK(v > 0, "VGG channel counts must be positive");
     layers->push_back(nn::Conv2d(nn::Conv2dOptions(in_channels, v, 3).padding(1)));
     if (options.batch_norm()) layers->push_back(nn::BatchNorm2d(v));
-    layers->push_back(nn::ReLU(nn::ReLUOptions(true)));
+    layers->push_back(inplace_relu());
     in_channels = v;
   }
   features = register_module("features", layers);
   avgpool = register_module("avgpool", nn::AdaptiveAvgPool2d(nn::AdaptiveAvgPool2dOptions({7, 7})));
   classifier = register_module(
-      "classifier", nn::Sequential(nn::Linear(512 * 7 * 7, 4096), nn::ReLU(nn::ReLUOptions(true)),
-                                   nn::Dropout(options.dropout()), nn::Linear(4096, 4096),
-                                   nn::ReLU(nn::ReLUOptions(true)), nn::Dropout(options.dropout()),
-                                   nn::Linear(4096, options.num_classes())));
+      "classifier",
+      nn::Sequential(nn::Linear(512 * 7 * 7, 4096), inplace_relu(), nn::Dropout(options.dropout()),
+                     nn::Linear(4096, 4096), inplace_relu(), nn::Dropout(options.dropout()),
+                     nn::Linear(4096, options.num_classes())));
 
   init_like_torchvision(*this, LinearInit::kNormal);
 }

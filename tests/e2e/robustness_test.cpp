@@ -29,11 +29,10 @@ extern char** environ;
 namespace tracebench {
 namespace {
 
-const std::string kSource = testing::source_dir();
-const std::string kBadModels = kSource + "/tests/data/bad_models.cpp";
+const std::string kBadModelsPath = testing::source_path("tests/data/bad_models.cpp");
 
 std::string bad(const std::string& class_name) {
-  return "--only=path:" + kBadModels + ",class:" + class_name;
+  return "--only=path:" + kBadModelsPath + ",class:" + class_name;
 }
 
 using testing::tracebench;
@@ -257,7 +256,8 @@ TEST_F(Robustness, KillNineLeavesWholeRowsAndResumeFinishes) {
 }
 
 TEST(RobustnessCli, ExamplePluginFromSource) {
-  const std::string plugin = kSource + "/examples/plugins/inference_mode_backend.cpp";
+  const std::string plugin =
+      testing::source_path("examples/plugins/inference_mode_backend.cpp").string();
   auto result =
       tracebench({"--performance", "--backend-plugin", plugin, "--backend=eager,inference_mode",
                   "-k", "small_convnet", "-k", "^Linear", "-n", "3", "--batch-size", "2"});
@@ -276,7 +276,7 @@ TEST(RobustnessCli, ExamplePluginFromSource) {
 // again without it, so eager and ofi are still measured. One model alone is
 // isolated too (the seed's own command).
 TEST(RobustnessCli, CrashingBackendCostsOnlyItsRow) {
-  const std::string plugin = kSource + "/tests/data/crashing_backends.cpp";
+  const std::string plugin = testing::source_path("tests/data/crashing_backends.cpp").string();
   for (const std::string crashing : {"aborts_in_compile", "segfaults_in_run"}) {
     auto result =
         tracebench({"--performance", "--backend-plugin", plugin,
@@ -309,7 +309,8 @@ TEST(RobustnessCli, TimeoutCoversLoadingOneModel) {
   const auto started = std::chrono::steady_clock::now();
   auto result =
       tracebench({"--performance", "--timeout", "8",
-                  "--only=path:" + kSource + "/tests/data/odd_models.py,class:HangsInConstructor"});
+                  "--only=path:" + testing::source_path("tests/data/odd_models.py").string() +
+                      ",class:HangsInConstructor"});
   const auto seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   EXPECT_LT(seconds, 60) << result.output;
@@ -327,12 +328,13 @@ TEST(RobustnessCli, BadFlagsNameTheFix) {
   auto zero_timeout = tracebench({"--performance", "--timeout", "0", "-k", "^Linear"});
   EXPECT_EQ(zero_timeout.exit_code, 2);
   EXPECT_NE(zero_timeout.output.find("--timeout must be more than 0"), std::string::npos);
-  auto bad_plugin = tracebench(
-      {"--performance", "--backend-plugin", kSource + "/tests/data/make_scripted_archive.py"});
+  auto bad_plugin =
+      tracebench({"--performance", "--backend-plugin",
+                  testing::source_path("tests/data/make_scripted_archive.py").string()});
   EXPECT_EQ(bad_plugin.exit_code, 2);
   EXPECT_NE(bad_plugin.output.find(".so"), std::string::npos) << bad_plugin.output;
-  auto not_a_plugin =
-      tracebench({"--performance", "--backend-plugin", kSource + "/tests/data/broken_model.cpp"});
+  auto not_a_plugin = tracebench({"--performance", "--backend-plugin",
+                                  testing::source_path("tests/data/broken_model.cpp").string()});
   EXPECT_EQ(not_a_plugin.exit_code, 2);
   EXPECT_NE(not_a_plugin.output.find("does not compile"), std::string::npos);
 }

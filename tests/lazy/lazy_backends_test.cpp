@@ -16,20 +16,18 @@
 #include "backends/lazy/lazy_common.h"
 #include "backends/lazy/lazy_frozen.h"
 #include "backends/registry.h"
+#include "compiled_counters.h"
+#include "lazy_tolerance.h"
 #include "sources/script_loader.h"
 #include "zoo/zoo.h"
 
 namespace tracebench {
 namespace {
 
-constexpr double kRtol = 1e-3;
-constexpr double kAtol = 1e-4;
-
-std::vector<at::Tensor> flat(const c10::IValue& value) {
-  std::vector<at::Tensor> tensors;
-  lazy::flatten_tensors(value, tensors);
-  return tensors;
-}
+using testing::counter;
+using testing::flat;
+using testing::kLazyAtol;
+using testing::kLazyRtol;
 
 void expect_close(const c10::IValue& actual, const c10::IValue& expected, const std::string& what) {
   auto a = flat(actual);
@@ -39,7 +37,7 @@ void expect_close(const c10::IValue& actual, const c10::IValue& expected, const 
   for (size_t i = 0; i < a.size(); ++i) {
     ASSERT_EQ(a[i].device().type(), c10::kCPU) << what << " output " << i;
     ASSERT_EQ(a[i].sizes(), e[i].sizes()) << what << " output " << i;
-    EXPECT_TRUE(torch::allclose(a[i], e[i], kRtol, kAtol))
+    EXPECT_TRUE(torch::allclose(a[i], e[i], kLazyRtol, kLazyAtol))
         << what << " output " << i << " max abs diff " << (a[i] - e[i]).abs().max().item<double>();
   }
 }
@@ -69,13 +67,6 @@ std::unique_ptr<CompiledModel> compile(const std::string& backend, Model& model,
   CompileOptions options;
   options.example_inputs = inputs;
   return make_backend(backend)->compile(model, options);
-}
-
-double counter(const CompiledModel& compiled, const std::string& name) {
-  auto counters = compiled.counters();
-  auto it = counters.find(name);
-  EXPECT_NE(it, counters.end()) << name;
-  return it == counters.end() ? -1 : it->second;
 }
 
 class ZooLazyTest : public ::testing::TestWithParam<std::string> {

@@ -14,11 +14,18 @@
 #include "accuracy_check/training.h"
 #include "backends/lazy/lazy_common.h"
 #include "backends/registry.h"
+#include "compiled_counters.h"
+#include "lazy_tolerance.h"
 #include "tracebench/error.h"
 #include "zoo/zoo.h"
 
 namespace tracebench {
 namespace {
+
+using testing::counter;
+using testing::flat;
+using testing::kLazyAtol;
+using testing::kLazyRtol;
 
 /// A model of the zoo, seeded so that every call makes the same weights.
 std::unique_ptr<Model> seeded_model(const std::string& name, int64_t batch) {
@@ -60,8 +67,6 @@ TEST(LazyTraining, RefusedOnLibTorch2WithTheReason) {
 
 #else
 
-constexpr double kRtol = 1e-3;
-constexpr double kAtol = 1e-4;
 constexpr int kIterations = 3;  // first step, first steady step, one replay
 
 void expect_close(const std::vector<at::Tensor>& actual, const std::vector<at::Tensor>& expected,
@@ -69,23 +74,10 @@ void expect_close(const std::vector<at::Tensor>& actual, const std::vector<at::T
   ASSERT_EQ(actual.size(), expected.size()) << what;
   for (size_t i = 0; i < actual.size(); ++i) {
     ASSERT_EQ(actual[i].sizes(), expected[i].sizes()) << what << " tensor " << i;
-    EXPECT_TRUE(torch::allclose(actual[i], expected[i], kRtol, kAtol))
+    EXPECT_TRUE(torch::allclose(actual[i], expected[i], kLazyRtol, kLazyAtol))
         << what << " tensor " << i << " max abs diff "
         << (actual[i] - expected[i]).abs().max().item<double>();
   }
-}
-
-std::vector<at::Tensor> flat(const c10::IValue& value) {
-  std::vector<at::Tensor> tensors;
-  lazy::flatten_tensors(value, tensors);
-  return tensors;
-}
-
-double counter(const CompiledModel& compiled, const std::string& name) {
-  const auto counters = compiled.counters();
-  auto it = counters.find(name);
-  EXPECT_NE(it, counters.end()) << name;
-  return it == counters.end() ? -1 : it->second;
 }
 
 /// Runs each iteration on the backend and on eager, comparing every step's

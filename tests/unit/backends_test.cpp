@@ -10,12 +10,15 @@
 #include "accuracy/tolerance.h"
 #include "backends/graph/frozen_graph.h"
 #include "backends/registry.h"
+#include "compiled_counters.h"
 #include "measure/environment.h"
 #include "tracebench/tracing.h"
 #include "zoo/zoo.h"
 
 namespace tracebench {
 namespace {
+
+using testing::counter;
 
 std::unique_ptr<Model> inference_model(const std::string& name, int64_t batch) {
   torch::manual_seed(0);
@@ -120,12 +123,6 @@ INSTANTIATE_TEST_SUITE_P(Bf16AndInt8, ReducedPrecisionBackends,
                                            ReducedCase{"ofi_bf16", "LinearModel", 2e-2},
                                            ReducedCase{"int8_dynamic", "LinearModel", 5e-2},
                                            ReducedCase{"int8_dynamic", "small_convnet", 5e-2}));
-
-double counter(const CompiledModel& compiled, const std::string& name) {
-  const auto counters = compiled.counters();
-  auto it = counters.find(name);
-  return it == counters.end() ? -1 : it->second;
-}
 
 TEST(Int8Dynamic, QuantizesEveryLinearLayer) {
   auto model = inference_model("LinearModel", 2);
